@@ -1,0 +1,12 @@
+/** Item-level error codes of the ICCID grammar (API.md, "ICCID grammar"). */
+export const ICCID_ERROR_CODES = ["empty", "invalid_characters", "invalid_mii", "too_short", "too_long"] as const;
+export type IccidErrorCode = (typeof ICCID_ERROR_CODES)[number];
+
+/** Warnings that let a number pass but say something about its shape. */
+export const ICCID_WARNING_CODES = ["padding_stripped", "non_standard_length", "hex_digits"] as const;
+export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
+
+export const ICCID_MIN_LENGTH = 18;
+export const ICCID_MAX_LENGTH = 22;
+/** The telecom major industry identifier every ICCID starts with. */
+export const TELECOM_MII = "89";

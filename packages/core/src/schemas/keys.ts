@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { Timestamp } from "./common.js";
+import { apiSchemas } from "./registry.js";
+
+export const KEY_NAME_MAX_LENGTH = 100;
+
+export const CreateKeyRequest = z
+  .strictObject({ name: z.string().trim().min(1).max(KEY_NAME_MAX_LENGTH).optional() })
+  .register(apiSchemas, { id: "CreateKeyRequest" });
+
+export const KeyRecord = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    prefix: z.string().describe("The first characters of the key, safe to show"),
+    last4: z.string().length(4),
+    created_at: Timestamp,
+    last_used_at: Timestamp.nullable(),
+    revoked_at: Timestamp.nullable(),
+  })
+  .register(apiSchemas, { id: "KeyRecord" });
+
+export const CreatedKey = KeyRecord.extend({
+  key: z.string().describe("The full secret, shown only in this response"),
+}).register(apiSchemas, { id: "CreatedKey" });
+
+export const KeyList = z.object({ data: z.array(KeyRecord) }).register(apiSchemas, { id: "KeyList" });
+
+export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>;
+export type KeyRecord = z.infer<typeof KeyRecord>;
+export type CreatedKey = z.infer<typeof CreatedKey>;
+export type KeyList = z.infer<typeof KeyList>;

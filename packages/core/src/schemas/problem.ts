@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { PROBLEM_CODE_LIST } from "../problem-codes.js";
+import { Timestamp } from "./common.js";
+import { apiSchemas } from "./registry.js";
+
+export const FieldError = z
+  .object({
+    pointer: z.string().describe("JSON Pointer (RFC 6901) to the offending field"),
+    code: z.string(),
+    detail: z.string(),
+  })
+  .register(apiSchemas, { id: "FieldError" });
+
+/** RFC 9457 problem details with this API's extension members. */
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.enum(PROBLEM_CODE_LIST as [string, ...string[]]),
+    detail: z.string(),
+    request_id: z.string(),
+    errors: z.array(FieldError).optional(),
+    retry_after: z.number().int().optional().describe("Seconds to wait (429)"),
+    resets_at: Timestamp.optional().describe("When the quota resets (quota_exceeded)"),
+  })
+  .register(apiSchemas, { id: "Problem" });
+
+export const Health = z.object({ status: z.literal("ok") }).register(apiSchemas, { id: "Health" });
+
+export type FieldError = z.infer<typeof FieldError>;
+export type Problem = z.infer<typeof Problem>;

@@ -1,0 +1,36 @@
+import metadata from "libphonenumber-js/metadata.min.json" with { type: "json" };
+
+/** Codes of international networks (ITU "Global" ranges): they name no country. */
+const INTERNATIONAL = new Set(["870", "881", "882", "883"]);
+
+export interface CallingCodeTable {
+  /** The E.164 calling code that starts `digits`, or null when none is assigned. */
+  match(digits: string): string | null;
+  /** ISO countries sharing a code, the main country first; empty for international networks. */
+  countries(code: string): readonly string[];
+}
+
+/**
+ * Calling code → countries from libphonenumber-js metadata. Assigned codes do not overlap as prefixes, so
+ * trying 1, 2 then 3 digits finds the one code.
+ */
+export function callingCodeTable(): CallingCodeTable {
+  const byCode = new Map<string, readonly string[]>();
+  for (const [code, countries] of Object.entries(metadata.country_calling_codes as Record<string, string[]>)) {
+    byCode.set(code, countries.filter((iso2) => iso2 !== "001"));
+  }
+  for (const code of Object.keys((metadata as { nonGeographic?: object }).nonGeographic ?? {})) byCode.set(code, []);
+  for (const code of INTERNATIONAL) byCode.set(code, []);
+  return {
+    match(digits) {
+      for (let length = 1; length <= 3; length++) {
+        const code = digits.slice(0, length);
+        if (byCode.has(code)) return code;
+      }
+      return null;
+    },
+    countries(code) {
+      return byCode.get(code) ?? [];
+    },
+  };
+}

@@ -1,0 +1,51 @@
+const displayNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+/** The English name of an ISO 3166-1 alpha-2 country. */
+export function countryName(iso2: string): string {
+  return displayNames.of(iso2) ?? iso2;
+}
+
+// ITU writes some names in its own style; these are the ones no spelling rule below reconciles.
+const ITU_ALIASES: Record<string, string> = {
+  "dominican rep": "DO",
+  "northern marianas": "MP",
+  "united states virgin islands": "VI",
+  "korea rep of": "KR",
+  "dem peoples rep of korea": "KP",
+  "viet nam": "VN",
+  "czech rep": "CZ",
+  "dem rep of the congo": "CD",
+  "lao pdr": "LA",
+  "hong kong china": "HK",
+  "macao china": "MO",
+  turkiye: "TR",
+  "saint vincent and the grenadines": "VC",
+};
+
+function key(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/\bst\b\.?/g, "saint")
+    .replace(/\(([^)]*)\)/g, " $1 ")
+    .replace(/[^a-z ]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * Resolves a country named by the ITU list to ISO alpha-2, among the candidates that share its calling code.
+ * Returns null when no candidate carries that name.
+ */
+export function resolveCountry(name: string, candidates: readonly string[]): string | null {
+  const wanted = key(name);
+  const alias = ITU_ALIASES[wanted];
+  if (alias) return candidates.includes(alias) ? alias : null;
+  for (const iso2 of candidates) {
+    const english = key(countryName(iso2));
+    if (english === wanted || english.replace(/ and /g, " ") === wanted.replace(/ and /g, " ")) return iso2;
+  }
+  return null;
+}

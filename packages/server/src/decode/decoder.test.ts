@@ -1,0 +1,157 @@
+import { luhnCheckDigit } from "@iccid/core";
+import { describe, expect, it } from "vitest";
+import { IccidDecoder } from "./decoder.js";
+import { PrefixIndex } from "./prefix-index.js";
+
+const withCheck = (body: string) => body + luhnCheckDigit(body);
+const decoder = new IccidDecoder();
+
+function result(input: string) {
+  const out = decoder.decode(input);
+  if (!out.ok) throw new Error(`expected ${input} to decode, got ${out.error.code}`);
+  return out.result;
+}
+
+describe("IccidDecoder", () => {
+  it("decodes the contract's UK example", () => {
+    expect(result("8944 1000 0000 0000 0018")).toEqual({
+      iccid: "89441000000000000018",
+      input: "8944 1000 0000 0000 0018",
+      valid: true,
+      length: 20,
+      checks: { format: true, luhn: "valid" },
+      check_digit: "8",
+      mii: "89",
+      calling_code: "44",
+      country: { iso2: "GB", name: "United Kingdom" },
+      issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118" },
+      account_number: "0000000000001",
+      warnings: [],
+      data_version: decoder.dataVersion,
+    });
+  });
+
+  it("decodes a Telia Denmark ICCID", () => {
+    const r = result("89450421180216254864");
+    expect(r.country).toEqual({ iso2: "DK", name: "Denmark" });
+    expect(r.issuer).toMatchObject({ prefix: "894504", name: "Telia Sonera A/S" });
+    expect(r.account_number).toBe("2118021625486");
+  });
+
+  it("takes the longest prefix where the first alternative of the ITU regex is shorter", () => {
+    // 88310 (Airnity SAS) and 883100 (MediaLincc Ltd) both match; e118-iin-list's own matcher returns 88310.
+    const r = result(withCheck("898831001234567890"));
+    expect(r.issuer).toEqual({ prefix: "89883100", name: "MediaLincc Ltd", source: "itu-e118" });
+    expect(r.calling_code).toBe("883");
+    expect(r.country).toBeNull();
+    const shorter = result(withCheck("898831091234567890"));
+    expect(shorter.issuer).toMatchObject({ prefix: "8988310", name: "Airnity SAS" });
+  });
+
+  it("reads US ICCIDs written 8901… against ITU's 891… prefixes", () => {
+    const r = result(withCheck("890100012345678901"));
+    expect(r.calling_code).toBe("1");
+    expect(r.issuer).toEqual({ prefix: "8901000", name: "Whibey Telephone Company", source: "itu-e118" });
+    expect(r.account_number).toBe("12345678901");
+    expect(r.country?.iso2).toBe("US");
+    const itu = result(withCheck("891000123456789012"));
+    expect(itu.issuer).toMatchObject({ prefix: "891000", name: r.issuer?.name });
+  });
+
+  it("resolves calling code 1 countries from the issuer", () => {
+    expect(result(withCheck("890128312345678901")).country).toEqual({ iso2: "PR", name: "Puerto Rico" });
+    expect(result(withCheck("890100712345678901")).country?.iso2).toBe("CA");
+    expect(result(withCheck("890102012345678901")).country?.iso2).toBe("KN");
+  });
+
+  it("gives no country for calling code 1 with an unknown issuer", () => {
+    const unknown = result(withCheck("891079999912345678"));
+    expect(unknown.calling_code).toBe("1");
+    expect(unknown.issuer).toBeNull();
+    expect(unknown.country).toBeNull();
+    expect(unknown.account_number).toBeNull();
+  });
+
+  it("names international networks without a country", () => {
+    const r = result(withCheck("8988216012345678901"));
+    expect(r.calling_code).toBe("882");
+    expect(r.country).toBeNull();
+    expect(r.issuer?.name).toMatch(/Thuraya/);
+    expect(result(withCheck("8987099012345678901")).country).toBeNull();
+  });
+
+  it("gives the main country of a shared code when the issuer does not say otherwise", () => {
+    const r = result(withCheck("897999912345678901"));
+    expect(r.calling_code).toBe("7");
+    expect(r.country?.iso2).toBe("RU");
+  });
+
+  it("reports an unknown issuer as null, not an error", () => {
+    const r = result(withCheck("899999912345678901"));
+    expect(r.issuer).toBeNull();
+    expect(r.valid).toBe(true);
+  });
+
+  it("passes grammar failures through with their code", () => {
+    expect(decoder.decode("12AB")).toMatchObject({ ok: false, error: { code: "invalid_mii" } });
+  });
+
+  it("lets custom prefixes win at equal length and longer ones win over ITU", () => {
+    const custom = new IccidDecoder([
+      { prefix: "894410", name: "Our MVNO", country_iso2: "GB" },
+      { prefix: "8944100", name: "Our IoT range", country_iso2: null },
+      { prefix: "89999", name: "Private range", country_iso2: "DE" },
+    ]);
+    expect(custom.decode(withCheck("894410500000000000"))).toMatchObject({
+      ok: true,
+      result: { issuer: { prefix: "894410", name: "Our MVNO", source: "custom" } },
+    });
+    expect(custom.decode(withCheck("894410000000000000"))).toMatchObject({
+      ok: true,
+      result: { issuer: { prefix: "8944100", source: "custom" }, country: { iso2: "GB" } },
+    });
+    expect(custom.decode(withCheck("8945042118021625486"))).toMatchObject({
+      ok: true,
+      result: { issuer: { source: "itu-e118" } },
+    });
+    expect(custom.decode(withCheck("899990000000000000"))).toMatchObject({
+      ok: true,
+      result: { country: { iso2: "DE" }, issuer: { name: "Private range" } },
+    });
+    expect(custom.dataVersion).not.toBe(decoder.dataVersion);
+    expect(custom.dataVersion).toMatch(/^itu-e118\.\d+\.[0-9a-f]+\+custom\.3\.[0-9a-f]+$/);
+  });
+
+  it("resolves every North American ITU issuer to a country", () => {
+    // The ITU spells names its own way ("Dominican Rep.", "Saint Kitts and Nevis"); all must resolve.
+    for (const body of ["891010", "891011", "891282", "891012", "891013", "891014", "891015", "891016", "891028",
+      "891017", "891008", "891018", "891019", "891025", "891283", "891020", "891021", "891022", "891023", "891024",
+      "891000", "891284"]) {
+      const r = result(withCheck(`${body}123456789012`));
+      expect(r.country, body).not.toBeNull();
+    }
+  });
+});
+
+describe("PrefixIndex", () => {
+  const entry = (prefix: string, source: "itu-e118" | "custom" = "itu-e118") => ({
+    prefix,
+    name: `${source} ${prefix}`,
+    source,
+    iso2: null,
+    countryName: null,
+  });
+
+  it("finds the longest match, not the first", () => {
+    const index = new PrefixIndex([entry("8944"), entry("894410"), entry("89441")]);
+    expect(index.longestMatch("89441012345")?.prefix).toBe("894410");
+    expect(index.longestMatch("89441999999")?.prefix).toBe("89441");
+    expect(index.longestMatch("89449999999")?.prefix).toBe("8944");
+    expect(index.longestMatch("89459999999")).toBeUndefined();
+  });
+
+  it("keeps a custom entry over an ITU entry with the same prefix, in any order", () => {
+    expect(new PrefixIndex([entry("8944", "custom"), entry("8944")]).longestMatch("894400000")?.source).toBe("custom");
+    expect(new PrefixIndex([entry("8944"), entry("8944", "custom")]).longestMatch("894400000")?.source).toBe("custom");
+  });
+});

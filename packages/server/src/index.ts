@@ -1,0 +1,1 @@
+export { IccidDecoder, type CustomPrefix, type DecodeOutcome } from "./decode/decoder.js";
