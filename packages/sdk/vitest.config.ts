@@ -1,0 +1,7 @@
+import { defineProject, mergeConfig } from "vitest/config";
+import { sourceFirst } from "../../vitest.shared.js";
+
+export default mergeConfig(
+  sourceFirst,
+  defineProject({ test: { name: "sdk", include: ["src/**/*.test.ts", "test/**/*.test.ts"] } }),
+);
