@@ -1,0 +1,98 @@
+import { createRequire } from "node:module";
+import { Router } from "@koa/router";
+import Koa from "koa";
+import { pino, type Logger } from "pino";
+import type { IccidDecoder } from "./decode/decoder.js";
+import { accessLog } from "./http/access-log.js";
+import { HttpProblem } from "./http/problem.js";
+import { problemMiddleware } from "./http/problem-middleware.js";
+import { requestId } from "./http/request-id.js";
+import { securityHeaders } from "./http/security-headers.js";
+import type { AppState } from "./http/state.js";
+import { Lifecycle } from "./lifecycle.js";
+import { LoginThrottle } from "./limits/login-throttle.js";
+import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
+import type { RouteServices } from "./routes/context.js";
+import { iccidRoutes } from "./routes/iccid.js";
+import { keyRoutes } from "./routes/keys.js";
+import { metaRoutes } from "./routes/meta.js";
+import { sessionRoutes } from "./routes/session.js";
+import { usageRoutes } from "./routes/usage.js";
+import { ApiKeys } from "./services/api-keys.js";
+import { Lookups } from "./services/lookups.js";
+import { Meter } from "./services/meter.js";
+import { Sessions } from "./services/sessions.js";
+import { UsageReport } from "./services/usage-report.js";
+import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
+import type { Store } from "./store/store.js";
+import { systemClock, type Clock } from "./time.js";
+
+export const SERVER_VERSION: string = createRequire(import.meta.url)("../package.json").version;
+
+export interface AppDeps {
+  store: Store;
+  decoder: IccidDecoder;
+  clock?: Clock;
+  settings?: Partial<ServerSettings>;
+  logger?: Logger;
+  limiterFactory?: LimiterFactory;
+}
+
+export interface IccidApp {
+  app: Koa<AppState>;
+  lifecycle: Lifecycle;
+  settings: ServerSettings;
+}
+
+/** Builds the Koa app from its parts; everything with state or time comes in through `deps`. */
+export function createApp(deps: AppDeps): IccidApp {
+  const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? pino({ level: "silent" });
+  const { store, decoder } = deps;
+  const meter = new Meter(store, clock);
+  const services: RouteServices = {
+    settings,
+    store,
+    decoder,
+    apiKeys: new ApiKeys(store, clock),
+    limiter: new AccountRateLimiter(deps.limiterFactory ?? memoryLimiters),
+    lookups: new Lookups(decoder, meter),
+    usage: new UsageReport(store, clock),
+    sessions: new Sessions(
+      store,
+      clock,
+      new LoginThrottle(settings.loginAttemptsPerEmail, settings.loginAttemptsPerIp, settings.loginWindowSeconds),
+      settings.sessionIdleMs,
+      settings.sessionMaxMs,
+    ),
+  };
+
+  const router = new Router<AppState>();
+  iccidRoutes(router, services);
+  usageRoutes(router, services);
+  sessionRoutes(router, services);
+  keyRoutes(router, services);
+  metaRoutes(router, services, SERVER_VERSION);
+
+  const lifecycle = new Lifecycle();
+  const app = new Koa<AppState>({ proxy: settings.trustProxy });
+  app.silent = true; // errors are answered and logged by problemMiddleware, never printed with stacks
+  app.use(requestId());
+  app.use(securityHeaders());
+  app.use(accessLog(logger));
+  app.use(problemMiddleware(logger));
+  app.use(lifecycle.guard());
+  app.use(router.routes());
+  // Nothing answered: a known path with another method is 405 (with Allow), anything else 404.
+  app.use((ctx) => {
+    const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));
+    if (allowed.size > 0) {
+      throw new HttpProblem("method_not_allowed", `${ctx.method} is not allowed here.`, {
+        headers: { Allow: [...allowed].join(", ") },
+      });
+    }
+    throw new HttpProblem("not_found", "No such route.");
+  });
+  return { app, lifecycle, settings };
+}

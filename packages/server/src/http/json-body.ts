@@ -1,0 +1,53 @@
+import type { Context } from "koa";
+import type { z } from "zod";
+import { HttpProblem, jsonPointer } from "./problem.js";
+
+/**
+ * Reads a JSON body with a byte limit: 415 for another media type, 413 past the limit (before reading
+ * when Content-Length says so), 422 `malformed_json` when it does not parse. An empty body is `undefined`.
+ */
+export async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
+  const length = ctx.request.length;
+  const hasBody = (length !== undefined && length > 0) || ctx.get("Transfer-Encoding") !== "";
+  if (!hasBody) return undefined;
+  if (!ctx.is("application/json")) {
+    throw new HttpProblem("unsupported_media_type", "The body must be JSON, sent with Content-Type: application/json.");
+  }
+  if (length !== undefined && length > limitBytes) throw tooLarge(limitBytes);
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limitBytes) {
+      ctx.req.destroy();
+      throw tooLarge(limitBytes);
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks, size).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpProblem("malformed_json", "The body is not valid JSON.");
+  }
+}
+
+function tooLarge(limitBytes: number): HttpProblem {
+  return new HttpProblem("payload_too_large", `The body is over the ${Math.round(limitBytes / 1024)} KiB limit.`);
+}
+
+/** Parses a value with a wire schema, or throws 422 `invalid_input` naming every offending field. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what = "body"): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = result.error.issues.slice(0, 20).map((issue) => ({
+    pointer: jsonPointer(issue.path),
+    code: issue.code,
+    detail: issue.message,
+  }));
+  const first = errors[0]!;
+  const field = first.pointer === "" ? `the ${what}` : first.pointer.slice(1).replace(/\//g, ".");
+  throw new HttpProblem("invalid_input", `${field}: ${first.detail}`, { errors });
+}

@@ -1,0 +1,37 @@
+import type { Middleware } from "koa";
+import type { Logger } from "pino";
+import { HttpProblem } from "./problem.js";
+
+/**
+ * First in the chain after the request id: every error, thrown or not, leaves as problem+json. Headers set
+ * by earlier steps (rate-limit fields, request id) stay; an unexpected error is logged by name only (its
+ * message may hold SQL or input) and answered with a bare 500.
+ */
+export function problemMiddleware(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem.status >= 500 && problem.code === "internal_error") {
+        const e = error as { name?: unknown; code?: unknown };
+        logger.error({ request_id: ctx.state.requestId, err: { name: e?.name, code: e?.code } }, "unexpected error");
+      }
+      for (const [name, value] of Object.entries(problem.extras.headers ?? {})) ctx.set(name, value);
+      ctx.status = problem.status;
+      ctx.type = "application/problem+json";
+      ctx.body = problem.body(ctx.state.requestId);
+    }
+  };
+}
+
+function toProblem(error: unknown): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  // Errors raised by Koa itself or its parsers carry an HTTP status; keep the client-side ones meaningful.
+  const status = (error as { status?: unknown })?.status;
+  if (status === 413) return new HttpProblem("payload_too_large");
+  if (status === 415) return new HttpProblem("unsupported_media_type");
+  if (status === 400 || status === 422) return new HttpProblem("malformed_json", "The request could not be read.");
+  if (status === 404) return new HttpProblem("not_found");
+  return new HttpProblem("internal_error", "An unexpected error occurred; quote the request id when asking for help.");
+}

@@ -1,0 +1,42 @@
+import { PROBLEM_CODES, problemType, type FieldError, type Problem, type ProblemCode } from "@iccid/core";
+
+export interface ProblemExtras {
+  errors?: FieldError[];
+  retry_after?: number;
+  resets_at?: string;
+  /** Response headers that belong to this answer (Retry-After, Allow, WWW-Authenticate). */
+  headers?: Record<string, string>;
+}
+
+/** An error that is an answer: thrown anywhere, turned into problem+json by the problem middleware. */
+export class HttpProblem extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string = PROBLEM_CODES[code].when,
+    readonly extras: ProblemExtras = {},
+  ) {
+    super(detail);
+    this.name = "HttpProblem";
+    this.status = PROBLEM_CODES[code].status;
+  }
+
+  body(requestId: string): Problem {
+    const { headers: _headers, ...members } = this.extras;
+    return {
+      type: problemType(this.code),
+      title: PROBLEM_CODES[this.code].title,
+      status: this.status,
+      code: this.code,
+      detail: this.detail,
+      request_id: requestId,
+      ...members,
+    };
+  }
+}
+
+/** JSON Pointer (RFC 6901) of a path of keys and indexes. */
+export function jsonPointer(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((part) => `/${String(part).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}

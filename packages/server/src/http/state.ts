@@ -1,0 +1,11 @@
+import type { RateLimitState } from "../limits/rate-limit.js";
+import type { ActiveSession } from "../services/sessions.js";
+import type { KeyGrant } from "../store/store.js";
+
+/** What middleware leaves on `ctx.state` for the handlers after it. */
+export interface AppState {
+  requestId: string;
+  grant: KeyGrant;
+  rateLimit: RateLimitState;
+  session: ActiveSession;
+}

@@ -1,0 +1,76 @@
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Plan } from "../store/store.js";
+
+export interface RateLimitState {
+  limit: number;
+  windowSeconds: number;
+  remaining: number;
+  /** Seconds until the window frees capacity again. */
+  resetSeconds: number;
+}
+
+export type LimiterFactory = (points: number, durationSeconds: number) => RateLimiterAbstract;
+
+export const memoryLimiters: LimiterFactory = (points, duration) =>
+  new RateLimiterMemory({ points, duration, keyPrefix: `rl:${points}:${duration}` });
+
+/** Thrown when a request is over its plan's rate; carries the state for the headers. */
+export class RateLimitExceeded extends Error {
+  constructor(readonly state: RateLimitState) {
+    super("rate limited");
+    this.name = "RateLimitExceeded";
+  }
+}
+
+/**
+ * Per-account request rate from the account's plan (a batch is one request). One limiter per distinct
+ * (limit, window), built on first use, so changing a plan takes effect without a restart.
+ */
+export class AccountRateLimiter {
+  readonly #limiters = new Map<string, RateLimiterAbstract>();
+
+  constructor(private readonly factory: LimiterFactory = memoryLimiters) {}
+
+  #limiter(plan: Plan): RateLimiterAbstract {
+    const id = `${plan.rate_limit}/${plan.window_seconds}`;
+    let limiter = this.#limiters.get(id);
+    if (!limiter) {
+      limiter = this.factory(plan.rate_limit, plan.window_seconds);
+      this.#limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  async consume(accountId: string, plan: Plan): Promise<RateLimitState> {
+    try {
+      return state(plan, await this.#limiter(plan).consume(accountId, 1));
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) throw new RateLimitExceeded(state(plan, rejection));
+      throw rejection;
+    }
+  }
+
+  /** The current state without spending a request (for usage reads). */
+  async peek(accountId: string, plan: Plan): Promise<RateLimitState> {
+    const res = await this.#limiter(plan).get(accountId);
+    if (!res) return { limit: plan.rate_limit, windowSeconds: plan.window_seconds, remaining: plan.rate_limit, resetSeconds: 0 };
+    return state(plan, res);
+  }
+}
+
+function state(plan: Plan, res: RateLimiterRes): RateLimitState {
+  return {
+    limit: plan.rate_limit,
+    windowSeconds: plan.window_seconds,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
+  };
+}
+
+/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a state. */
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  return {
+    "RateLimit-Policy": `"default";q=${s.limit};w=${s.windowSeconds}`,
+    RateLimit: `"default";r=${s.remaining};t=${s.resetSeconds}`,
+  };
+}

@@ -1,0 +1,36 @@
+import { HttpProblem } from "../http/problem.js";
+import type { KeyGrant, Store } from "../store/store.js";
+import { billingPeriod, floorHour, rfc3339, type Clock } from "../time.js";
+
+/**
+ * Charges answered requests against the monthly quota and the usage counters in one store transaction,
+ * at the moment the answer is decided: a refused request is never charged and no 200 goes uncounted.
+ */
+export class Meter {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async charge(grant: KeyGrant, lookups: number): Promise<void> {
+    const now = this.clock.now();
+    const period = billingPeriod(grant.subscription.period_anchor, now);
+    const limit = grant.plan.monthly_lookups;
+    const outcome = await this.store.charge({
+      account_id: grant.account.id,
+      key_id: grant.key.id,
+      period_start: period.start,
+      bucket_start: floorHour(now),
+      lookups,
+      quota_limit: limit,
+    });
+    if (outcome.charged) return;
+    const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));
+    const remaining = Math.max(0, limit - outcome.used);
+    throw new HttpProblem(
+      "quota_exceeded",
+      `This request needs ${lookups} lookups but ${remaining} of ${limit} remain this period.`,
+      { retry_after: retryAfter, resets_at: rfc3339(period.end), headers: { "Retry-After": String(retryAfter) } },
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import type { Session as SessionBody } from "@iccid/core";
+import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
+import { sha256Hex } from "../auth/secrets.js";
+import { HttpProblem } from "../http/problem.js";
+import type { LoginThrottle } from "../limits/login-throttle.js";
+import type { Account, SessionRow, Store } from "../store/store.js";
+import { rfc3339, type Clock } from "../time.js";
+
+// A session's last_seen_at moves at most once a minute: sliding expiry without a write per request.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface ActiveSession {
+  session: SessionRow;
+  account: Account;
+  /** The hash of the cookie secret: the session's key in the store. */
+  hash: string;
+}
+
+/** Web sessions: a random secret in the cookie, only its SHA-256 in the store; sliding and absolute expiry. */
+export class Sessions {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly throttle: LoginThrottle,
+    private readonly idleMs: number,
+    private readonly maxMs: number,
+  ) {}
+
+  /** Verifies the credentials; returns the cookie secret and the session. */
+  async login(email: string, password: string, ip: string): Promise<{ secret: string; active: ActiveSession }> {
+    await this.throttle.assertAllowed(email, ip);
+    const account = await this.store.findAccountByEmail(email);
+    // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
+    const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
+    if (!account || !ok) {
+      await this.throttle.recordFailure(email, ip);
+      throw new HttpProblem("invalid_credentials", "The email or password is wrong.");
+    }
+    await this.throttle.recordSuccess(email);
+    const secret = randomBytes(32).toString("base64url");
+    const now = this.clock.now();
+    const session: SessionRow = {
+      hash: sha256Hex(secret),
+      account_id: account.id,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + this.maxMs,
+    };
+    await this.store.insertSession(session);
+    return { secret, active: { session, account, hash: session.hash } };
+  }
+
+  /** The live session for a cookie secret, sliding its idle expiry; undefined when absent or expired. */
+  async resolve(secret: string | undefined): Promise<ActiveSession | undefined> {
+    if (!secret || secret.length > 100) return undefined;
+    const hash = sha256Hex(secret);
+    const found = await this.store.findSession(hash);
+    if (!found) return undefined;
+    const now = this.clock.now();
+    if (now >= found.session.expires_at || now >= found.session.last_seen_at + this.idleMs) {
+      await this.store.deleteSession(hash);
+      return undefined;
+    }
+    if (now - found.session.last_seen_at >= TOUCH_INTERVAL_MS) {
+      await this.store.touchSession(hash, now);
+      found.session.last_seen_at = now;
+    }
+    return { ...found, hash };
+  }
+
+  async logout(active: ActiveSession): Promise<void> {
+    await this.store.deleteSession(active.hash);
+  }
+
+  /** Seconds the cookie should live: until the earlier of the idle and absolute expiries. */
+  expiresAt(session: SessionRow): number {
+    return Math.min(session.expires_at, session.last_seen_at + this.idleMs);
+  }
+
+  toBody({ session, account }: ActiveSession): SessionBody {
+    return {
+      account: { id: account.id, email: account.email },
+      created_at: rfc3339(session.created_at),
+      expires_at: rfc3339(this.expiresAt(session)),
+    };
+  }
+}

@@ -1,0 +1,100 @@
+import type { Granularity, Usage, UsageBucket, UsageByKey } from "@iccid/core";
+import { HttpProblem } from "../http/problem.js";
+import type { RateLimitState } from "../limits/rate-limit.js";
+import type { KeyGrant, Store } from "../store/store.js";
+import { addMonths, billingPeriod, floorDay, floorHour, floorMonth, rfc3339, type Clock } from "../time.js";
+
+const MAX_BUCKETS = 10_000;
+const STEP: Record<Granularity, { floor: (ms: number) => number; next: (ms: number) => number }> = {
+  hour: { floor: floorHour, next: (ms) => ms + 3_600_000 },
+  day: { floor: floorDay, next: (ms) => ms + 86_400_000 },
+  month: { floor: floorMonth, next: (ms) => addMonths(ms, 1) },
+};
+
+export interface UsageParams {
+  from?: string;
+  to?: string;
+  granularity: Granularity;
+  group_by?: "api_key";
+}
+
+/** A bare date means midnight UTC of that day. */
+function instant(value: string): number {
+  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+}
+
+/** The usage report: period, subscription, quota, rate limit, totals, series and optional per-key split. */
+export class UsageReport {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async build(grant: KeyGrant, params: UsageParams, rateLimit: RateLimitState): Promise<Usage> {
+    const now = this.clock.now();
+    const current = billingPeriod(grant.subscription.period_anchor, now);
+    const from = params.from === undefined ? current.start : instant(params.from);
+    const to = params.to === undefined ? current.end : instant(params.to);
+    if (!(from < to)) {
+      throw new HttpProblem("invalid_input", "to: must be later than from", {
+        errors: [{ pointer: "/to", code: "invalid_range", detail: "must be later than from" }],
+      });
+    }
+    const step = STEP[params.granularity];
+    const series: UsageBucket[] = [];
+    const index = new Map<number, UsageBucket>();
+    for (let start = step.floor(from); start < to; start = step.next(start)) {
+      if (series.length === MAX_BUCKETS) {
+        throw new HttpProblem("invalid_input", `granularity: the period spans more than ${MAX_BUCKETS} buckets`, {
+          errors: [{ pointer: "/granularity", code: "too_many_buckets", detail: "choose a coarser granularity or a shorter period" }],
+        });
+      }
+      const bucket = { start: rfc3339(start), requests: 0, lookups: 0 };
+      series.push(bucket);
+      index.set(start, bucket);
+    }
+
+    const [rows, used, keys] = await Promise.all([
+      this.store.usageRows(grant.account.id, floorHour(from), to),
+      this.store.quotaUsed(grant.account.id, current.start),
+      params.group_by === "api_key" ? this.store.listKeys(grant.account.id) : Promise.resolve([]),
+    ]);
+    const totals = { requests: 0, lookups: 0 };
+    const byKey = new Map<string, UsageByKey>();
+    for (const row of rows) {
+      totals.requests += row.requests;
+      totals.lookups += row.lookups;
+      const bucket = index.get(step.floor(row.bucket_start));
+      if (bucket) {
+        bucket.requests += row.requests;
+        bucket.lookups += row.lookups;
+      }
+      if (params.group_by === "api_key") {
+        let entry = byKey.get(row.key_id);
+        if (!entry) {
+          entry = { key_id: row.key_id, name: keys.find((k) => k.id === row.key_id)?.name ?? null, requests: 0, lookups: 0 };
+          byKey.set(row.key_id, entry);
+        }
+        entry.requests += row.requests;
+        entry.lookups += row.lookups;
+      }
+    }
+
+    const limit = grant.plan.monthly_lookups;
+    return {
+      period: { from: rfc3339(from), to: rfc3339(to) },
+      subscription: {
+        status: grant.subscription.status,
+        plan: grant.plan.name,
+        current_period_start: rfc3339(current.start),
+        current_period_end: rfc3339(current.end),
+      },
+      quota: { limit, used, remaining: Math.max(0, limit - used), resets_at: rfc3339(current.end) },
+      rate_limit: { limit: rateLimit.limit, window_seconds: rateLimit.windowSeconds },
+      totals,
+      series,
+      ...(params.group_by === "api_key" ? { by_key: [...byKey.values()].sort((a, b) => b.lookups - a.lookups) } : {}),
+      as_of: rfc3339(now),
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import type { Plan } from "./store/store.js";
+
+/** What an operator can tune; defaults follow API.md. */
+export interface ServerSettings {
+  /** Largest request body, in bytes (413 past it). */
+  bodyLimitBytes: number;
+  /** Trust X-Forwarded-* from a reverse proxy (for `Secure` cookies and client IPs). */
+  trustProxy: boolean;
+  /** A session ends after this long unused… */
+  sessionIdleMs: number;
+  /** …and after this long in any case. */
+  sessionMaxMs: number;
+  /** The plan new accounts get. */
+  defaultPlan: Plan;
+  /** Failed logins allowed per email and per client IP within `loginWindowSeconds`. */
+  loginAttemptsPerEmail: number;
+  loginAttemptsPerIp: number;
+  loginWindowSeconds: number;
+}
+
+export const DEFAULT_PLAN: Plan = { name: "standard", rate_limit: 600, window_seconds: 60, monthly_lookups: 100_000 };
+
+export const DEFAULT_SETTINGS: ServerSettings = {
+  bodyLimitBytes: 256 * 1024,
+  trustProxy: false,
+  sessionIdleMs: 12 * 3_600_000,
+  sessionMaxMs: 7 * 24 * 3_600_000,
+  defaultPlan: DEFAULT_PLAN,
+  loginAttemptsPerEmail: 5,
+  loginAttemptsPerIp: 50,
+  loginWindowSeconds: 15 * 60,
+};

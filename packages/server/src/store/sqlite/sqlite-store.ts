@@ -1,0 +1,277 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { CustomPrefix } from "../../decode/decoder.js";
+import type {
+  Account,
+  ApiKeyRow,
+  Charge,
+  ChargeOutcome,
+  KeyGrant,
+  NewAccount,
+  Plan,
+  RevokeOutcome,
+  SessionRow,
+  Store,
+  Subscription,
+  UsageRow,
+} from "../store.js";
+import { MIGRATIONS } from "./migrations.js";
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+/** One row of the key-grant join: the key, its account, subscription and plan. */
+type GrantRow = ApiKeyRow &
+  Pick<Account, "email" | "password_hash"> &
+  Omit<Subscription, "account_id"> &
+  Omit<Plan, "name"> & { account_created_at: number };
+
+/**
+ * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each method runs to
+ * completion without interleaving and a `transaction()` is truly atomic; statements are prepared once.
+ */
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(readonly path: string) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.#db = new Database(path);
+    this.#db.pragma("journal_mode = WAL");
+    this.#db.pragma("synchronous = NORMAL"); // durable at each WAL checkpoint; a crash loses no committed tx in WAL
+    this.#db.pragma("busy_timeout = 5000");
+    this.#db.pragma("foreign_keys = ON");
+  }
+
+  /** A statement prepared on first use and kept for the life of the store. */
+  #sql(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async migrate(): Promise<void> {
+    const run = this.#db.transaction(() => {
+      const version = this.#db.pragma("user_version", { simple: true }) as number;
+      for (let i = version; i < MIGRATIONS.length; i++) this.#db.exec(MIGRATIONS[i]!);
+      if (version < MIGRATIONS.length) this.#db.pragma(`user_version = ${MIGRATIONS.length}`);
+    });
+    run.immediate();
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+
+  async ping(): Promise<void> {
+    this.#sql("SELECT 1").get();
+  }
+
+  async upsertPlan(plan: Plan): Promise<void> {
+    this.#sql(
+      `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES (?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
+         window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
+    ).run(plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups);
+  }
+
+  async getPlan(name: string): Promise<Plan | undefined> {
+    return this.#sql("SELECT * FROM plans WHERE name = ?").get(name) as Plan | undefined;
+  }
+
+  async createAccount({ account, subscription }: NewAccount): Promise<void> {
+    this.#db.transaction(() => {
+      this.#sql("INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)").run(
+        account.id,
+        account.email,
+        account.password_hash,
+        account.created_at,
+      );
+      this.#sql("INSERT INTO subscriptions (account_id, status, plan, period_anchor) VALUES (?, ?, ?, ?)").run(
+        subscription.account_id,
+        subscription.status,
+        subscription.plan,
+        subscription.period_anchor,
+      );
+    })();
+  }
+
+  async countAccounts(): Promise<number> {
+    return (this.#sql("SELECT count(*) AS n FROM accounts").get() as { n: number }).n;
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    return this.#sql("SELECT * FROM accounts WHERE id = ?").get(id) as Account | undefined;
+  }
+
+  async findAccountByEmail(email: string): Promise<Account | undefined> {
+    return this.#sql("SELECT * FROM accounts WHERE email = ?").get(email) as Account | undefined;
+  }
+
+  async listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
+    const rows = this.#sql(
+      `SELECT a.*, s.status, s.plan, s.period_anchor FROM accounts a
+       JOIN subscriptions s ON s.account_id = a.id ORDER BY a.created_at, a.id`,
+    ).all() as Array<Account & Omit<Subscription, "account_id">>;
+    return rows.map(({ status, plan, period_anchor, ...account }) => ({
+      ...account,
+      subscription: { account_id: account.id, status, plan, period_anchor },
+    }));
+  }
+
+  async getSubscription(accountId: string): Promise<Subscription | undefined> {
+    return this.#sql("SELECT * FROM subscriptions WHERE account_id = ?").get(accountId) as Subscription | undefined;
+  }
+
+  async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
+    this.#sql(
+      `UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?`,
+    ).run(changes.status ?? null, changes.plan ?? null, accountId);
+  }
+
+  async insertKey(key: ApiKeyRow): Promise<void> {
+    this.#sql(
+      `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at);
+  }
+
+  async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
+    const row = this.#sql(
+      `SELECT k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at,
+              a.email, a.password_hash, a.created_at AS account_created_at,
+              s.status, s.plan, s.period_anchor,
+              p.rate_limit, p.window_seconds, p.monthly_lookups
+       FROM api_keys k
+       JOIN accounts a ON a.id = k.account_id
+       JOIN subscriptions s ON s.account_id = k.account_id
+       JOIN plans p ON p.name = s.plan
+       WHERE k.hash = ?`,
+    ).get(hash) as GrantRow | undefined;
+    if (!row) return undefined;
+    const { email, password_hash, account_created_at, status, plan, period_anchor, rate_limit, window_seconds,
+      monthly_lookups, ...key } = row;
+    return {
+      key,
+      account: { id: key.account_id, email, password_hash, created_at: account_created_at },
+      subscription: { account_id: key.account_id, status, plan, period_anchor },
+      plan: { name: plan, rate_limit, window_seconds, monthly_lookups },
+    };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return this.#sql("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id").all(
+      accountId,
+    ) as ApiKeyRow[];
+  }
+
+  async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
+    const row = this.#sql(
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ?
+       RETURNING revoked_at`,
+    ).get(at, keyId, accountId) as { revoked_at: number } | undefined;
+    if (!row) return "not_found";
+    return row.revoked_at === at ? "revoked" : "already_revoked";
+  }
+
+  async touchKey(keyId: string, at: number): Promise<void> {
+    this.#sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
+  }
+
+  async insertSession(session: SessionRow): Promise<void> {
+    this.#sql(
+      "INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(session.hash, session.account_id, session.created_at, session.last_seen_at, session.expires_at);
+  }
+
+  async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
+    const row = this.#sql(
+      `SELECT s.*, a.email, a.password_hash, a.created_at AS account_created_at
+       FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = ?`,
+    ).get(hash) as (SessionRow & { email: string; password_hash: string; account_created_at: number }) | undefined;
+    if (!row) return undefined;
+    const { email, password_hash, account_created_at, ...session } = row;
+    return { session, account: { id: session.account_id, email, password_hash, created_at: account_created_at } };
+  }
+
+  async touchSession(hash: string, at: number): Promise<void> {
+    this.#sql("UPDATE sessions SET last_seen_at = ? WHERE hash = ?").run(at, hash);
+  }
+
+  async deleteSession(hash: string): Promise<void> {
+    this.#sql("DELETE FROM sessions WHERE hash = ?").run(hash);
+  }
+
+  async deleteExpiredSessions(now: number, idleMs: number): Promise<number> {
+    return this.#sql("DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?").run(now, now - idleMs).changes;
+  }
+
+  async replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    this.#db.transaction(() => {
+      this.#sql("DELETE FROM custom_prefixes").run();
+      this.#insertPrefixes(prefixes);
+    })();
+  }
+
+  async upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    this.#db.transaction(() => this.#insertPrefixes(prefixes))();
+  }
+
+  #insertPrefixes(prefixes: CustomPrefix[]): void {
+    const insert = this.#sql(
+      `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES (?, ?, ?)
+       ON CONFLICT (prefix) DO UPDATE SET name = excluded.name, country_iso2 = excluded.country_iso2`,
+    );
+    for (const p of prefixes) insert.run(p.prefix, p.name, p.country_iso2);
+  }
+
+  async listCustomPrefixes(): Promise<CustomPrefix[]> {
+    return this.#sql("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix").all() as CustomPrefix[];
+  }
+
+  async charge(c: Charge): Promise<ChargeOutcome> {
+    return this.#chargeTx(c);
+  }
+
+  readonly #chargeTx = (c: Charge): ChargeOutcome =>
+    this.#db.transaction((): ChargeOutcome => {
+      // The conditional UPSERT is the quota check: it only moves the counter when the lookups fit.
+      const counted = this.#sql(
+        `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + excluded.used
+         WHERE quota_counters.used + excluded.used <= ?
+         RETURNING used`,
+      ).get(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit) as
+        | { used: number }
+        | undefined;
+      if (!counted) return { charged: false, used: this.#quotaUsed(c.account_id, c.period_start) };
+      this.#sql(
+        `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, 1, ?)
+         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+           requests = requests + 1, lookups = lookups + excluded.lookups`,
+      ).run(c.account_id, c.bucket_start, c.key_id, c.lookups);
+      return { charged: true, used: counted.used };
+    })();
+
+  #quotaUsed(accountId: string, periodStart: number): number {
+    const row = this.#sql("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(
+      accountId,
+      periodStart,
+    ) as { used: number } | undefined;
+    return row?.used ?? 0;
+  }
+
+  async quotaUsed(accountId: string, periodStart: number): Promise<number> {
+    return this.#quotaUsed(accountId, periodStart);
+  }
+
+  async usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {
+    return this.#sql(
+      `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
+       WHERE account_id = ? AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start`,
+    ).all(accountId, from, to) as UsageRow[];
+  }
+}

@@ -1,0 +1,128 @@
+import type { SubscriptionStatus } from "@iccid/core";
+import type { CustomPrefix } from "../decode/decoder.js";
+
+// Times are epoch milliseconds throughout the store (BIGINT-friendly, no time-zone parsing on hot paths).
+
+export interface Plan {
+  name: string;
+  rate_limit: number;
+  window_seconds: number;
+  monthly_lookups: number;
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface Subscription {
+  account_id: string;
+  status: SubscriptionStatus;
+  plan: string;
+  /** Monthly periods start on this instant's day and time of day. */
+  period_anchor: number;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
+  last4: string;
+  /** SHA-256 of the full key, hex. The key itself is never stored. */
+  hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** Everything the Bearer pipeline needs about a key, read in one query. */
+export interface KeyGrant {
+  key: ApiKeyRow;
+  account: Account;
+  subscription: Subscription;
+  plan: Plan;
+}
+
+export interface SessionRow {
+  /** SHA-256 of the cookie secret, hex. */
+  hash: string;
+  account_id: string;
+  created_at: number;
+  last_seen_at: number;
+  /** Absolute expiry; the idle expiry is derived from last_seen_at. */
+  expires_at: number;
+}
+
+export interface NewAccount {
+  account: Account;
+  subscription: Subscription;
+}
+
+export interface Charge {
+  account_id: string;
+  key_id: string;
+  period_start: number;
+  bucket_start: number;
+  lookups: number;
+  quota_limit: number;
+}
+
+export type ChargeOutcome = { charged: true; used: number } | { charged: false; used: number };
+
+export interface UsageRow {
+  bucket_start: number;
+  key_id: string;
+  requests: number;
+  lookups: number;
+}
+
+export type RevokeOutcome = "revoked" | "already_revoked" | "not_found";
+
+/**
+ * The persistence boundary. Async so that a networked store (PostgreSQL) fits beside the embedded SQLite
+ * one without touching the services above it.
+ */
+export interface Store {
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Cheap liveness probe. */
+  ping(): Promise<void>;
+
+  upsertPlan(plan: Plan): Promise<void>;
+  getPlan(name: string): Promise<Plan | undefined>;
+
+  createAccount(account: NewAccount): Promise<void>;
+  countAccounts(): Promise<number>;
+  getAccount(id: string): Promise<Account | undefined>;
+  findAccountByEmail(email: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Array<Account & { subscription: Subscription }>>;
+  getSubscription(accountId: string): Promise<Subscription | undefined>;
+  setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void>;
+
+  insertKey(key: ApiKeyRow): Promise<void>;
+  findKeyGrant(hash: string): Promise<KeyGrant | undefined>;
+  listKeys(accountId: string): Promise<ApiKeyRow[]>;
+  revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome>;
+  touchKey(keyId: string, at: number): Promise<void>;
+
+  insertSession(session: SessionRow): Promise<void>;
+  findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined>;
+  touchSession(hash: string, at: number): Promise<void>;
+  deleteSession(hash: string): Promise<void>;
+  deleteExpiredSessions(now: number, idleMs: number): Promise<number>;
+
+  replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void>;
+  upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void>;
+  listCustomPrefixes(): Promise<CustomPrefix[]>;
+
+  /**
+   * Checks the quota and meters one answered request in one transaction: either the lookups fit and both
+   * the quota counter and the usage bucket move, or nothing is written.
+   */
+  charge(charge: Charge): Promise<ChargeOutcome>;
+  quotaUsed(accountId: string, periodStart: number): Promise<number>;
+  usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]>;
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SubscriptionStatus } from "@iccid/core";
+import { createApp } from "./app.js";
+import { loadDecoder } from "./decode/load.js";
+import { listen } from "./http-server.js";
+import { Accounts } from "./services/accounts.js";
+import { ApiKeys } from "./services/api-keys.js";
+import { DEFAULT_PLAN, type ServerSettings } from "./settings.js";
+import { SqliteStore } from "./store/sqlite/sqlite-store.js";
+import type { Plan } from "./store/store.js";
+import { systemClock, type Clock } from "./time.js";
+
+// A real server for tests of this and other packages: real SQLite file in a temp dir, real HTTP on an
+// ephemeral loopback port.
+
+export interface TestServerOptions {
+  /** Limits of the default plan "standard". */
+  plan?: Partial<Omit<Plan, "name">>;
+  bodyLimitBytes?: number;
+  clock?: Clock;
+  settings?: Partial<ServerSettings>;
+}
+
+export interface TestAccount {
+  id: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  keyId: string;
+}
+
+export interface TestServer {
+  url: string;
+  dbPath: string;
+  store: SqliteStore;
+  owner: TestAccount;
+  createAccount(opts?: { email?: string; password?: string; status?: SubscriptionStatus; plan?: string }): Promise<TestAccount>;
+  setSubscription(email: string, status: SubscriptionStatus): Promise<void>;
+  setPlan(name: string, limits: Omit<Plan, "name">): Promise<void>;
+  close(): Promise<void>;
+}
+
+let accountCounter = 0;
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "iccid-test-"));
+  const dbPath = join(dir, "iccid.db");
+  const clock = options.clock ?? systemClock;
+  const store = new SqliteStore(dbPath);
+  await store.migrate();
+  const defaultPlan = { ...DEFAULT_PLAN, ...options.plan };
+  await store.upsertPlan(defaultPlan);
+  const iccidApp = createApp({
+    store,
+    clock,
+    decoder: await loadDecoder(store),
+    settings: { defaultPlan, ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
+  });
+  const running = await listen(iccidApp, { host: "127.0.0.1", port: 0, store, drainTimeoutMs: 2_000 });
+  const accounts = new Accounts(store, clock);
+  const apiKeys = new ApiKeys(store, clock);
+
+  const createAccount: TestServer["createAccount"] = async (opts = {}) => {
+    const email = opts.email ?? `user${++accountCounter}-${process.pid}@example.test`;
+    const password = opts.password ?? `pw-${Math.random().toString(36).slice(2)}-long-enough`;
+    const account = await accounts.create({ email, password, plan: opts.plan ?? defaultPlan.name, status: opts.status ?? "active" });
+    const key = await apiKeys.create(account.id, "test");
+    return { id: account.id, email: account.email, password, apiKey: key.key, keyId: key.id };
+  };
+
+  return {
+    url: running.url,
+    dbPath,
+    store,
+    owner: await createAccount({ email: "owner@example.test" }),
+    createAccount,
+    async setSubscription(email, status) {
+      await store.setSubscription((await accounts.byEmail(email)).id, { status });
+    },
+    async setPlan(name, limits) {
+      await store.upsertPlan({ name, ...limits });
+    },
+    async close() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
