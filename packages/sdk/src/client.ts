@@ -1,0 +1,200 @@
+import { isWellFormedApiKey } from "@iccid/core";
+import { Agent, type Dispatcher } from "undici";
+import { ApiKeyError, ResponseValidationError, type ValidationIssue } from "./errors.js";
+import { callWithRetries } from "./request.js";
+import { IccidResource } from "./resources/iccid.js";
+import { KeysResource } from "./resources/keys.js";
+import { SessionResource } from "./resources/session.js";
+import { UsageResource } from "./resources/usage.js";
+import { DEFAULT_RETRY_DELAYS, type RetryDelays, type SharedBackoff } from "./retry.js";
+import { SessionCookie } from "./session-cookie.js";
+import { exchange, type WireRequest } from "./transport.js";
+import { SDK_VERSION } from "./version.js";
+
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+export interface ClientOptions {
+  /** Default: `ICCID_API_KEY`. Needed for lookups and usage; the session and key endpoints use a login. */
+  apiKey?: string | undefined;
+  /** Default: `ICCID_BASE_URL`, else `http://127.0.0.1:8080`. A trailing `/api/v1` is accepted. */
+  baseUrl?: string | undefined;
+  /** Per attempt, headers and body together. Default 30 000. */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number | undefined;
+  /** Limit for a whole call, retries and waits included. Default: none. */
+  deadlineMs?: number | undefined;
+  /** An undici dispatcher (a proxy agent, a MockAgent). Default: a keep-alive Agent owned by the client. */
+  dispatcher?: Dispatcher | undefined;
+  /** Sent as `User-Agent`. Default `iccid-sdk-node/<version> node/<version>`. */
+  userAgent?: string | undefined;
+  /** A session value saved from `client.session.token`, to resume a login in a new process. */
+  sessionToken?: string | undefined;
+  /** Backoff bounds; see RetryDelays. */
+  retryDelays?: Partial<RetryDelays> | undefined;
+}
+
+/** Options every method takes as its last argument; they override the client's for that call. */
+export interface RequestOptions {
+  timeoutMs?: number | undefined;
+  deadlineMs?: number | undefined;
+  maxRetries?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What `safeParse` of a core zod schema returns, typed structurally so the SDK needs no zod import. */
+export interface ResponseSchema<T> {
+  safeParse(data: unknown):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } };
+}
+
+/** @internal How a resource method describes its call. */
+export interface CallSpec<T> {
+  method: WireRequest["method"];
+  /** Below `/api/v1`, already path-encoded. */
+  path: string;
+  query?: URLSearchParams | undefined;
+  body?: unknown;
+  auth: "api_key" | "session" | "none";
+  /** null: the answer has no body (204). */
+  schema: ResponseSchema<T> | null;
+  /** false for calls that must not run twice (creating a key). */
+  retry?: boolean;
+  backoff?: SharedBackoff | undefined;
+}
+
+function env(name: string): string | undefined {
+  const value = process.env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function parseBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`baseUrl must use http or https, got ${JSON.stringify(raw)}`);
+  }
+  return url;
+}
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
+}
+
+function masked(key: string): string {
+  return key.length > 10 ? `${key.slice(0, 8)}…(${key.length} characters)` : JSON.stringify(key);
+}
+
+export class IccidClient {
+  readonly baseUrl: string;
+  readonly iccid: IccidResource;
+  readonly usage: UsageResource;
+  readonly session: SessionResource;
+  readonly keys: KeysResource;
+
+  private readonly apiKey: string | undefined;
+  private readonly apiPrefix: string;
+  private readonly host: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownedAgent: Agent | undefined;
+  private readonly userAgent: string;
+  private readonly defaults: { timeoutMs: number; maxRetries: number; deadlineMs: number | undefined };
+  private readonly retryDelays: RetryDelays;
+  /** @internal */
+  readonly cookie: SessionCookie;
+
+  constructor(options: ClientOptions = {}) {
+    this.apiKey = options.apiKey?.trim() || env("ICCID_API_KEY");
+    const url = parseBaseUrl(options.baseUrl ?? env("ICCID_BASE_URL") ?? DEFAULT_BASE_URL);
+    const prefix = url.pathname.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
+    this.baseUrl = url.origin + prefix;
+    this.apiPrefix = `${this.baseUrl}/api/v1`;
+    this.host = url.host;
+    this.ownedAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
+    this.dispatcher = options.dispatcher ?? this.ownedAgent!;
+    this.userAgent = options.userAgent ?? `iccid-sdk-node/${SDK_VERSION} node/${process.version}`;
+    this.defaults = {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      deadlineMs: options.deadlineMs,
+    };
+    this.retryDelays = { ...DEFAULT_RETRY_DELAYS, ...options.retryDelays };
+    this.cookie = new SessionCookie(options.sessionToken);
+    this.iccid = new IccidResource(this);
+    this.usage = new UsageResource(this);
+    this.session = new SessionResource(this);
+    this.keys = new KeysResource(this);
+  }
+
+  /** @internal Sends one API call with retries and checks the answer against the contract. */
+  async call<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
+    if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
+    const cookie = spec.auth === "session" ? this.cookie.header() : undefined;
+    if (cookie) headers.cookie = cookie;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+    const query = spec.query?.toString();
+    const req: WireRequest = { method: spec.method, url: `${this.apiPrefix}${spec.path}${query ? `?${query}` : ""}`, headers, body };
+
+    const res = await callWithRetries(
+      {
+        host: this.host,
+        maxRetries: spec.retry === false ? 0 : (options.maxRetries ?? this.defaults.maxRetries),
+        timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
+        deadlineMs: options.deadlineMs ?? this.defaults.deadlineMs,
+        delays: this.retryDelays,
+        signal: options.signal,
+        backoff: spec.backoff,
+      },
+      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal),
+    );
+    this.cookie.update(res.setCookie);
+
+    const what = `${spec.method} /api/v1${spec.path}`;
+    const requestId = res.headers["x-request-id"];
+    const invalid = (issues: ValidationIssue[], parsed: unknown) =>
+      new ResponseValidationError({ what: `the answer to ${what}`, status: res.status, requestId, issues, body: parsed });
+    if (spec.schema === null) return undefined as T;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(res.text);
+    } catch {
+      throw invalid([{ path: "", message: `the body is not JSON (content-type ${res.headers["content-type"] ?? "none"})` }], res.text);
+    }
+    const checked = spec.schema.safeParse(parsed);
+    if (!checked.success) {
+      throw invalid(checked.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message })), parsed);
+    }
+    return checked.data;
+  }
+
+  /** Closes the client's own connection pool (a dispatcher you passed in is left to you). */
+  async close(): Promise<void> {
+    await this.ownedAgent?.close();
+  }
+
+  private checkedApiKey(): string {
+    const key = this.apiKey;
+    if (!key) {
+      throw new ApiKeyError("missing_api_key", "no API key: pass { apiKey } to new IccidClient() or set ICCID_API_KEY");
+    }
+    if (!isWellFormedApiKey(key)) {
+      throw new ApiKeyError(
+        "invalid_api_key",
+        `the API key ${masked(key)} is not a well-formed ICCID Lookup key (iccid_ + 28 base62 characters ending in a checksum); check it for a typo or truncation`,
+      );
+    }
+    return key;
+  }
+}

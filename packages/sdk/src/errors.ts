@@ -1,0 +1,270 @@
+import type { FieldError } from "@iccid/core";
+import type { RateLimitInfo } from "./rate-limit-fields.js";
+
+// Every error the SDK throws. Each class sets its `name` on the prototype, and the guards at the bottom
+// walk the prototype chain by name, so `isRateLimitError(e)` holds even when `e` comes from another copy of
+// this module (two installed versions, a bundler duplicating it) where `instanceof` would say false.
+
+const BRAND = Symbol.for("@iccid/sdk.error");
+
+export type ResponseHeaders = Record<string, string>;
+
+/** Base of everything the SDK throws on purpose. */
+export class IccidError extends Error {
+  static {
+    this.prototype.name = "IccidError";
+    Object.defineProperty(this.prototype, BRAND, { value: true });
+  }
+}
+
+export interface APIErrorInit {
+  status: number;
+  code?: string | undefined;
+  title?: string | undefined;
+  detail?: string | undefined;
+  requestId?: string | undefined;
+  headers?: ResponseHeaders;
+  body?: unknown;
+}
+
+/** The server answered with an error status (RFC 9457 problem details). */
+export class APIError extends IccidError {
+  static {
+    this.prototype.name = "APIError";
+  }
+  readonly status: number;
+  /** The problem `code` (`invalid_api_key`, `rate_limited`, …); undefined when the body was not a problem. */
+  readonly code: string | undefined;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  /** `X-Request-Id` of the answer: quote it to support. */
+  readonly requestId: string | undefined;
+  readonly headers: ResponseHeaders;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(init: APIErrorInit) {
+    const what = init.code ? `${init.status} ${init.code}` : `${init.status}`;
+    const because = init.detail ?? init.title ?? "the server answered with an error";
+    super(`${what}: ${because}${init.requestId ? ` (request ${init.requestId})` : ""}`);
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.requestId = init.requestId;
+    this.headers = init.headers ?? {};
+    this.body = init.body;
+  }
+}
+
+/** 401: the API key or the session was missing, wrong or revoked; or the login failed. */
+export class AuthenticationError extends APIError {
+  static {
+    this.prototype.name = "AuthenticationError";
+  }
+}
+
+/**
+ * The API key was refused before any request: missing (`code` `missing_api_key`) or failing the key
+ * format and checksum (`invalid_api_key`). It is an AuthenticationError so that one `catch` handles a bad
+ * key wherever it was noticed; `status` is 401, as the server would have answered, and `requestId` is unset.
+ */
+export class ApiKeyError extends AuthenticationError {
+  static {
+    this.prototype.name = "ApiKeyError";
+  }
+  constructor(code: "missing_api_key" | "invalid_api_key", detail: string) {
+    super({ status: 401, code, detail });
+  }
+}
+
+/** 403: authenticated but not allowed (`csrf_rejected`, or a subscription problem, see below). */
+export class PermissionDeniedError extends APIError {
+  static {
+    this.prototype.name = "PermissionDeniedError";
+  }
+}
+
+/** 403 `no_active_subscription`: the account's subscription is canceled or past due. */
+export class SubscriptionRequiredError extends PermissionDeniedError {
+  static {
+    this.prototype.name = "SubscriptionRequiredError";
+  }
+}
+
+/** 404: unknown route, or a key id that does not exist or belongs to another account. */
+export class NotFoundError extends APIError {
+  static {
+    this.prototype.name = "NotFoundError";
+  }
+}
+
+/** 405: the path exists, the method does not. */
+export class MethodNotAllowedError extends APIError {
+  static {
+    this.prototype.name = "MethodNotAllowedError";
+  }
+}
+
+/** 413: the body is over the server's limit (256 KiB by default). */
+export class PayloadTooLargeError extends APIError {
+  static {
+    this.prototype.name = "PayloadTooLargeError";
+  }
+}
+
+/** 415: the body was not `application/json`. */
+export class UnsupportedMediaTypeError extends APIError {
+  static {
+    this.prototype.name = "UnsupportedMediaTypeError";
+  }
+}
+
+/** 422 `invalid_input` or `malformed_json`; `errors` points at each offending field. */
+export class UnprocessableEntityError extends APIError {
+  static {
+    this.prototype.name = "UnprocessableEntityError";
+  }
+  readonly errors: FieldError[];
+  constructor(init: APIErrorInit & { errors?: FieldError[] }) {
+    super(init);
+    this.errors = init.errors ?? [];
+  }
+}
+
+/** 429 `rate_limited`: too many requests in the plan's window. Retried by default after `retryAfterMs`. */
+export class RateLimitError extends APIError {
+  static {
+    this.prototype.name = "RateLimitError";
+  }
+  /** From `Retry-After` (or the body's `retry_after`); undefined when the server gave neither. */
+  readonly retryAfterMs: number | undefined;
+  /** The IETF `RateLimit` / `RateLimit-Policy` fields of the answer. */
+  readonly rateLimit: RateLimitInfo | undefined;
+  constructor(init: APIErrorInit & { retryAfterMs?: number | undefined; rateLimit?: RateLimitInfo | undefined }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+    this.rateLimit = init.rateLimit;
+  }
+}
+
+/** 429 `quota_exceeded`: the period's lookups are used up. Never retried; wait for `resetsAt`. */
+export class QuotaExceededError extends APIError {
+  static {
+    this.prototype.name = "QuotaExceededError";
+  }
+  readonly resetsAt: Date | undefined;
+  readonly retryAfterMs: number | undefined;
+  constructor(init: APIErrorInit & { resetsAt?: Date | undefined; retryAfterMs?: number | undefined }) {
+    super(init);
+    this.resetsAt = init.resetsAt;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 5xx: `internal_error`, `unavailable` (503), or a proxy in front of the server. Retried by default. */
+export class InternalServerError extends APIError {
+  static {
+    this.prototype.name = "InternalServerError";
+  }
+}
+
+/** No HTTP answer: refused, reset, DNS failure, TLS failure. The message names the host and the likely reason. */
+export class APIConnectionError extends IccidError {
+  static {
+    this.prototype.name = "APIConnectionError";
+  }
+  /** `host:port` the SDK tried to reach. */
+  readonly host: string;
+  /** The system or undici error code (`ECONNREFUSED`, `UND_ERR_SOCKET`, …) when there was one. */
+  readonly errno: string | undefined;
+  constructor(message: string, options: { host: string; errno?: string | undefined; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.host = options.host;
+    this.errno = options.errno;
+  }
+}
+
+/**
+ * No answer in time. `scope` says which limit ran out: `"attempt"` (`timeoutMs`, retried like a dropped
+ * connection) or `"deadline"` (`deadlineMs`, the whole call including retries; never retried).
+ */
+export class APITimeoutError extends APIConnectionError {
+  static {
+    this.prototype.name = "APITimeoutError";
+  }
+  readonly scope: "attempt" | "deadline";
+  readonly timeoutMs: number;
+  constructor(options: { host: string; scope: "attempt" | "deadline"; timeoutMs: number; attempts: number }) {
+    const what = options.scope === "attempt" ? "the request timed out" : "the call's deadline passed";
+    const tries = options.attempts === 1 ? "1 attempt" : `${options.attempts} attempts`;
+    super(`${what} after ${options.timeoutMs} ms talking to ${options.host} (${tries})`, { host: options.host });
+    this.scope = options.scope;
+    this.timeoutMs = options.timeoutMs;
+  }
+}
+
+/** The caller's AbortSignal fired; `cause` holds the signal's reason. */
+export class APIUserAbortError extends IccidError {
+  static {
+    this.prototype.name = "APIUserAbortError";
+  }
+  constructor(reason: unknown) {
+    super("the request was aborted", { cause: reason });
+  }
+}
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** A 2xx answer that does not match the v1 contract (wrong shape, not JSON): the server and SDK disagree. */
+export class ResponseValidationError extends IccidError {
+  static {
+    this.prototype.name = "ResponseValidationError";
+  }
+  readonly status: number;
+  readonly requestId: string | undefined;
+  readonly issues: ValidationIssue[];
+  readonly body: unknown;
+  constructor(init: { what: string; status: number; requestId?: string | undefined; issues: ValidationIssue[]; body: unknown }) {
+    const shown = init.issues.slice(0, 3).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+    const more = init.issues.length > 3 ? ` (and ${init.issues.length - 3} more)` : "";
+    super(`${init.what} did not match the API contract: ${shown.join("; ")}${more}`);
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.issues = init.issues;
+    this.body = init.body;
+  }
+}
+
+function isNamed(value: unknown, name: string): boolean {
+  if (typeof value !== "object" || value === null || (value as Record<symbol, unknown>)[BRAND] !== true) return false;
+  for (let p: unknown = Object.getPrototypeOf(value); p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    if (Object.hasOwn(p as object, "name") && (p as { name: unknown }).name === name) return true;
+  }
+  return false;
+}
+
+type Guard<T> = (value: unknown) => value is T;
+const guard = <T>(name: string): Guard<T> => (value: unknown): value is T => isNamed(value, name);
+
+export const isIccidError = guard<IccidError>("IccidError");
+export const isAPIError = guard<APIError>("APIError");
+export const isAuthenticationError = guard<AuthenticationError>("AuthenticationError");
+export const isApiKeyError = guard<ApiKeyError>("ApiKeyError");
+export const isPermissionDeniedError = guard<PermissionDeniedError>("PermissionDeniedError");
+export const isSubscriptionRequiredError = guard<SubscriptionRequiredError>("SubscriptionRequiredError");
+export const isNotFoundError = guard<NotFoundError>("NotFoundError");
+export const isMethodNotAllowedError = guard<MethodNotAllowedError>("MethodNotAllowedError");
+export const isPayloadTooLargeError = guard<PayloadTooLargeError>("PayloadTooLargeError");
+export const isUnsupportedMediaTypeError = guard<UnsupportedMediaTypeError>("UnsupportedMediaTypeError");
+export const isUnprocessableEntityError = guard<UnprocessableEntityError>("UnprocessableEntityError");
+export const isRateLimitError = guard<RateLimitError>("RateLimitError");
+export const isQuotaExceededError = guard<QuotaExceededError>("QuotaExceededError");
+export const isInternalServerError = guard<InternalServerError>("InternalServerError");
+export const isAPIConnectionError = guard<APIConnectionError>("APIConnectionError");
+export const isAPITimeoutError = guard<APITimeoutError>("APITimeoutError");
+export const isAPIUserAbortError = guard<APIUserAbortError>("APIUserAbortError");
+export const isResponseValidationError = guard<ResponseValidationError>("ResponseValidationError");

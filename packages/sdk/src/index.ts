@@ -1,0 +1,58 @@
+export { IccidClient, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./client.js";
+export type { ClientOptions, RequestOptions } from "./client.js";
+export type { BatchAllItem, BatchAllOptions, BatchAllProgress } from "./batch-all.js";
+export type { UsageParams } from "./resources/usage.js";
+export type { IccidResource } from "./resources/iccid.js";
+export type { UsageResource } from "./resources/usage.js";
+export type { SessionResource } from "./resources/session.js";
+export type { KeysResource } from "./resources/keys.js";
+export { DEFAULT_RETRY_DELAYS, type RetryDelays } from "./retry.js";
+export { parseRateLimitFields, parseRetryAfter, type RateLimitInfo } from "./rate-limit-fields.js";
+export { SDK_VERSION } from "./version.js";
+export * from "./errors.js";
+
+// Offline tools and wire types from the core, so that SDK users need one import.
+export {
+  API_KEY_PATTERN,
+  isWellFormedApiKey,
+  luhnCheckDigit,
+  normalizeIccid,
+  parseIccid,
+  validateIccid,
+  BATCH_MAX_ITEMS,
+} from "@iccid/core";
+export type {
+  BatchItem,
+  BatchItemError,
+  BatchRequest,
+  BatchResult,
+  BatchSummary,
+  Country,
+  CreateKeyRequest,
+  CreatedKey,
+  FieldError,
+  Granularity,
+  IccidErrorCode,
+  IccidGrammarError,
+  IccidParseResult,
+  IccidWarning,
+  IccidWarningCode,
+  Issuer,
+  KeyList,
+  KeyRecord,
+  LoginRequest,
+  LookupRequest,
+  LookupResult,
+  LuhnStatus,
+  ParsedIccid,
+  Problem,
+  ProblemCode,
+  RejectedIccid,
+  Session,
+  Subscription,
+  SubscriptionStatus,
+  Usage,
+  UsageBucket,
+  UsageByKey,
+  UsageQuery,
+} from "@iccid/core";

@@ -1,0 +1,85 @@
+import type { FieldError } from "@iccid/core";
+import {
+  APIError,
+  AuthenticationError,
+  InternalServerError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  QuotaExceededError,
+  RateLimitError,
+  SubscriptionRequiredError,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
+  type APIErrorInit,
+  type ResponseHeaders,
+} from "./errors.js";
+import { parseRateLimitFields, parseRetryAfter } from "./rate-limit-fields.js";
+
+// Turns an error answer into the error class of its status and code. The problem body is read leniently
+// (not with the core's strict Problem schema): a proxy's HTML 502 or a code added in a later server
+// version must still become the right class, with whatever fields could be read.
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function fieldErrors(value: unknown): FieldError[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null)
+    .map((e) => ({ pointer: text(e.pointer) ?? "", code: text(e.code) ?? "", detail: text(e.detail) ?? "" }));
+}
+
+function parseBody(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** The error for a non-2xx answer. */
+export function errorFromResponse(status: number, headers: ResponseHeaders, raw: string): APIError {
+  const body = parseBody(raw);
+  const problem = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const code = text(problem.code);
+  const init: APIErrorInit = {
+    status,
+    code,
+    title: text(problem.title),
+    detail: text(problem.detail) ?? (typeof body === "string" && body.length > 0 ? body.slice(0, 200) : undefined),
+    requestId: headers["x-request-id"] ?? text(problem.request_id),
+    headers,
+    body,
+  };
+  const retryAfterMs =
+    parseRetryAfter(headers["retry-after"]) ??
+    (typeof problem.retry_after === "number" ? problem.retry_after * 1000 : undefined);
+
+  switch (status) {
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return code === "no_active_subscription" ? new SubscriptionRequiredError(init) : new PermissionDeniedError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 405:
+      return new MethodNotAllowedError(init);
+    case 413:
+      return new PayloadTooLargeError(init);
+    case 415:
+      return new UnsupportedMediaTypeError(init);
+    case 422:
+      return new UnprocessableEntityError({ ...init, errors: fieldErrors(problem.errors) });
+    case 429: {
+      if (code === "quota_exceeded") {
+        const resetsAt = text(problem.resets_at);
+        return new QuotaExceededError({ ...init, retryAfterMs, resetsAt: resetsAt ? new Date(resetsAt) : undefined });
+      }
+      return new RateLimitError({ ...init, retryAfterMs, rateLimit: parseRateLimitFields(headers) });
+    }
+  }
+  return status >= 500 ? new InternalServerError(init) : new APIError(init);
+}

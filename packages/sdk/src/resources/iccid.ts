@@ -1,0 +1,23 @@
+import { BatchResult, LookupResult } from "@iccid/core";
+import { batchAll, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
+import type { IccidClient, RequestOptions } from "../client.js";
+
+/** ICCID lookups: one, a batch of up to 1000, or a stream of any length. */
+export class IccidResource {
+  constructor(private readonly client: IccidClient) {}
+
+  /** Decodes one ICCID. A well-formed number with a wrong check digit is a result with `valid: false`; bad grammar is a 422. */
+  lookup(iccid: string, options?: RequestOptions): Promise<LookupResult> {
+    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body: { iccid }, schema: LookupResult }, options);
+  }
+
+  /** Decodes 1–1000 ICCIDs in one request; a bad item is reported in place and never fails the batch. */
+  batch(iccids: readonly string[], options?: RequestOptions): Promise<BatchResult> {
+    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: BatchResult }, options);
+  }
+
+  /** Streams any number of ICCIDs through the batch endpoint; results come out in input order. See BatchAllOptions. */
+  batchAll(source: Iterable<string> | AsyncIterable<string>, options?: BatchAllOptions): AsyncIterable<BatchAllItem> {
+    return batchAll(this.client, source, options);
+  }
+}
