@@ -1,4 +1,4 @@
-import metadata from "libphonenumber-js/metadata.min.json" with { type: "json" };
+import metadata from "libphonenumber-js/metadata.min.json";
 
 /** Codes of international networks (ITU "Global" ranges): they name no country. */
 const INTERNATIONAL = new Set(["870", "881", "882", "883"]);

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/** Settings of the `iccid-server` command: flag, then ICCID_* environment variable, then default. */
+export interface CommandSettings {
+  port: number;
+  host: string;
+  db: string;
+  trustProxy: boolean;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "silent";
+}
+
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+const Port = z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535, { error: "must be 0–65535" });
+const Flag = z.union([z.boolean(), z.enum(["1", "true", "yes", "0", "false", "no", ""]).transform((v) => ["1", "true", "yes"].includes(v))]);
+const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
+
+interface Source {
+  flag: string;
+  env: string;
+}
+
+function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: NodeJS.ProcessEnv, fallback: T): T {
+  const [value, from] =
+    flagValue !== undefined ? [flagValue, source.flag] : env[source.env] !== undefined ? [env[source.env], source.env] : [fallback, "default"];
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new SettingsError(`${from}: ${parsed.error.issues[0]?.message ?? "invalid"} (got ${JSON.stringify(value)})`);
+  return parsed.data;
+}
+
+export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): CommandSettings {
+  return {
+    port: pick(Port, flags.port, { flag: "--port", env: "ICCID_PORT" }, env, 8080),
+    host: pick(z.string().min(1), flags.host, { flag: "--host", env: "ICCID_HOST" }, env, "127.0.0.1"),
+    db: pick(z.string().min(1), flags.db, { flag: "--db", env: "ICCID_DB" }, env, "./data/iccid.db"),
+    trustProxy: pick(Flag, flags.trustProxy, { flag: "--trust-proxy", env: "ICCID_TRUST_PROXY" }, env, false),
+    logLevel: pick(LogLevel, flags.logLevel, { flag: "--log-level", env: "ICCID_LOG_LEVEL" }, env, "info"),
+  };
+}
