@@ -1,12 +1,13 @@
 import { CreatedKey, KeyList } from "@iccid/core";
 import type { IccidClient, RequestOptions } from "../client.js";
 
-/** One path segment: percent-encoded, and "." / ".." escaped too (encodeURIComponent leaves dots alone, and a
- * bare ".." segment would climb out of /keys/ in any URL normaliser along the way). */
+// An id becomes one percent-encoded path segment. "." and ".." cannot be made safe: WHATWG URL parsing
+// turns them into path steps even when written %2E, so they are refused here.
+
 function pathSegment(id: string): string {
   if (typeof id !== "string" || id.length === 0) throw new TypeError("a key id must be a non-empty string");
-  const encoded = encodeURIComponent(id);
-  return encoded === "." || encoded === ".." ? encoded.replaceAll(".", "%2E") : encoded;
+  if (id === "." || id === "..") throw new TypeError(`${JSON.stringify(id)} is not a key id`);
+  return encodeURIComponent(id);
 }
 
 /** API keys of the logged-in account (needs `client.session.login` first). */
@@ -27,7 +28,7 @@ export class KeysResource {
   }
 
   /** Revokes a key; revoking it again is fine. An unknown id or another account's key is a NotFoundError. */
-  revoke(id: string, options?: RequestOptions): Promise<void> {
+  async revoke(id: string, options?: RequestOptions): Promise<void> {
     return this.client.call({ method: "DELETE", path: `/keys/${pathSegment(id)}`, auth: "session", schema: null }, options);
   }
 }

@@ -1,0 +1,93 @@
+import { PROBLEM_CODES, PROBLEM_CODE_LIST } from "@iccid/core";
+import { describe, expect, it, vi } from "vitest";
+import * as errors from "./errors.js";
+import { errorFromResponse } from "./problem.js";
+
+const EXPECTED_CLASS: Record<string, string> = {
+  missing_api_key: "AuthenticationError",
+  invalid_api_key: "AuthenticationError",
+  revoked_api_key: "AuthenticationError",
+  not_authenticated: "AuthenticationError",
+  invalid_credentials: "AuthenticationError",
+  no_active_subscription: "SubscriptionRequiredError",
+  csrf_rejected: "PermissionDeniedError",
+  not_found: "NotFoundError",
+  method_not_allowed: "MethodNotAllowedError",
+  payload_too_large: "PayloadTooLargeError",
+  unsupported_media_type: "UnsupportedMediaTypeError",
+  invalid_input: "UnprocessableEntityError",
+  malformed_json: "UnprocessableEntityError",
+  rate_limited: "RateLimitError",
+  quota_exceeded: "QuotaExceededError",
+  internal_error: "InternalServerError",
+  unavailable: "InternalServerError",
+};
+
+describe("errorFromResponse", () => {
+  it("has a class for every problem code of the contract", () => {
+    expect(Object.keys(EXPECTED_CLASS).sort()).toEqual([...PROBLEM_CODE_LIST].sort());
+  });
+
+  it.each(PROBLEM_CODE_LIST)("maps %s to its class with status, code, detail and request id", (code) => {
+    const { status } = PROBLEM_CODES[code];
+    const body = { type: `/docs/errors#${code}`, title: "t", status, code, detail: "why", request_id: "req_body" };
+    const error = errorFromResponse(status, { "x-request-id": "req_1" }, JSON.stringify(body));
+    expect(error.name).toBe(EXPECTED_CLASS[code]);
+    expect(error).toBeInstanceOf(errors.APIError);
+    expect(error).toMatchObject({ status, code, detail: "why", requestId: "req_1", body });
+    expect(error.message).toBe(`${status} ${code}: why (request req_1)`);
+  });
+
+  it("reads Retry-After from the header, else the body", () => {
+    const fromHeader = errorFromResponse(429, { "retry-after": "3" }, JSON.stringify({ code: "rate_limited", retry_after: 9 }));
+    expect((fromHeader as errors.RateLimitError).retryAfterMs).toBe(3000);
+    const fromBody = errorFromResponse(429, {}, JSON.stringify({ code: "rate_limited", retry_after: 9 }));
+    expect((fromBody as errors.RateLimitError).retryAfterMs).toBe(9000);
+  });
+
+  it("falls back to a generic APIError for statuses without a class, and keeps a text body", () => {
+    const error = errorFromResponse(409, {}, "conflict!");
+    expect(error.name).toBe("APIError");
+    expect(error.detail).toBe("conflict!");
+    expect(errorFromResponse(502, {}, "<html>bad gateway</html>").name).toBe("InternalServerError");
+  });
+});
+
+describe("type guards", () => {
+  it("follow the class hierarchy", () => {
+    const sub = new errors.SubscriptionRequiredError({ status: 403, code: "no_active_subscription" });
+    expect(errors.isSubscriptionRequiredError(sub)).toBe(true);
+    expect(errors.isPermissionDeniedError(sub)).toBe(true);
+    expect(errors.isAPIError(sub)).toBe(true);
+    expect(errors.isIccidError(sub)).toBe(true);
+    expect(errors.isAuthenticationError(sub)).toBe(false);
+    const timeout = new errors.APITimeoutError({ host: "h", scope: "attempt", timeoutMs: 5, attempts: 1 });
+    expect(errors.isAPIConnectionError(timeout)).toBe(true);
+    expect(errors.isAPIError(timeout)).toBe(false);
+  });
+
+  it("work across two copies of the module, where instanceof does not", async () => {
+    vi.resetModules();
+    const copy = await import("./errors.js"); // a fresh evaluation after resetModules: a second copy
+    expect(copy.RateLimitError).not.toBe(errors.RateLimitError);
+    const foreign = new copy.RateLimitError({ status: 429, code: "rate_limited" });
+    expect(foreign instanceof errors.RateLimitError).toBe(false);
+    expect(errors.isRateLimitError(foreign)).toBe(true);
+    expect(errors.isAPIError(foreign)).toBe(true);
+    expect(errors.isQuotaExceededError(foreign)).toBe(false);
+  });
+
+  it("reject look-alikes from other libraries", () => {
+    const lookalike = Object.assign(new Error("x"), { name: "RateLimitError", status: 429 });
+    expect(errors.isRateLimitError(lookalike)).toBe(false);
+    expect(errors.isIccidError(null)).toBe(false);
+    expect(errors.isIccidError("RateLimitError")).toBe(false);
+  });
+
+  it("give every class a stable name that shows in the message and stack", () => {
+    const error = new errors.QuotaExceededError({ status: 429, code: "quota_exceeded", detail: "used up" });
+    expect(error.name).toBe("QuotaExceededError");
+    expect(String(error)).toBe("QuotaExceededError: 429 quota_exceeded: used up");
+    expect(error.stack?.startsWith("QuotaExceededError: ")).toBe(true);
+  });
+});

@@ -1,0 +1,289 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  InternalServerError,
+  QuotaExceededError,
+  RateLimitError,
+  UnprocessableEntityError,
+  isAPIConnectionError,
+} from "../src/index.js";
+import { JSON_HEADERS, PROBLEM_HEADERS, lookupResult, mockApi, problem } from "./mock-api.js";
+
+// What a real server cannot easily be made to do: drop connections, stall, answer 429 then 200, storm 503.
+// Every test counts the attempts the mock origin saw.
+
+const ICCID = "89441000000000000018";
+const LOOKUP = { path: "/api/v1/iccid/lookup", method: "POST" };
+let api: ReturnType<typeof mockApi>;
+
+afterEach(async () => {
+  await api.agent.close();
+});
+
+function counter() {
+  const count = { attempts: 0 };
+  return count;
+}
+
+describe("retries", () => {
+  it("retries a dropped connection and then succeeds (2 attempts)", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
+    api.pool.intercept(LOOKUP).reply(() => {
+      seen.attempts++;
+      return { statusCode: 200, data: lookupResult(ICCID), responseOptions: { headers: JSON_HEADERS } };
+    });
+    const result = await api.client.iccid.lookup(ICCID);
+    expect(result.iccid).toBe(ICCID);
+    expect(seen.attempts).toBe(1); // the one after the dropped attempt
+    api.agent.assertNoPendingInterceptors();
+  });
+
+  it("gives up after maxRetries dropped connections with an error naming the host and the reason", async () => {
+    api = mockApi();
+    api.pool
+      .intercept(LOOKUP)
+      .replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }))
+      .times(3);
+    const error = await api.client.iccid.lookup(ICCID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(isAPIConnectionError(error)).toBe(true);
+    const e = error as APIConnectionError;
+    expect(e.message).toContain("api.test");
+    expect(e.message).toContain("closed before a full answer");
+    expect(e.errno).toBe("UND_ERR_SOCKET");
+    expect(e.cause).toBeInstanceOf(Error);
+    api.agent.assertNoPendingInterceptors(); // exactly 3 attempts: 1 + maxRetries 2
+  });
+
+  it("waits out Retry-After on a 429 rate_limited, then succeeds (2 attempts)", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool.intercept(LOOKUP).reply(() => {
+      seen.attempts++;
+      return {
+        statusCode: 429,
+        data: problem(429, "rate_limited", { retry_after: 1 }),
+        responseOptions: {
+          headers: {
+            ...PROBLEM_HEADERS,
+            "retry-after": "1",
+            "ratelimit-policy": '"default";q=600;w=60',
+            ratelimit: '"default";r=0;t=1',
+          },
+        },
+      };
+    });
+    api.pool.intercept(LOOKUP).reply(() => {
+      seen.attempts++;
+      return { statusCode: 200, data: lookupResult(ICCID), responseOptions: { headers: JSON_HEADERS } };
+    });
+    const started = performance.now();
+    await api.client.iccid.lookup(ICCID);
+    expect(seen.attempts).toBe(2);
+    // A lower bound only: the wait can never be shorter than Retry-After, however slow the machine.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it("throws a RateLimitError with the parsed fields once retries run out", async () => {
+    api = mockApi({ maxRetries: 1 });
+    api.pool
+      .intercept(LOOKUP)
+      .reply(429, problem(429, "rate_limited", { retry_after: 0 }), {
+        headers: { ...PROBLEM_HEADERS, "retry-after": "0", "ratelimit-policy": '"default";q=600;w=60', ratelimit: '"default";r=0;t=7' },
+      })
+      .times(2);
+    const error = (await api.client.iccid.lookup(ICCID).catch((e: unknown) => e)) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.retryAfterMs).toBe(0);
+    expect(error.rateLimit).toEqual({ policy: "default", limit: 600, windowSeconds: 60, remaining: 0, resetSeconds: 7 });
+    api.agent.assertNoPendingInterceptors();
+  });
+
+  it("does not wait out a Retry-After above the cap: one attempt, the error says how long", async () => {
+    api = mockApi({ retryDelays: { maxRetryAfterMs: 10_000 } });
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 429, data: problem(429, "rate_limited"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "120" } } };
+      })
+      .persist();
+    const error = (await api.client.iccid.lookup(ICCID).catch((e: unknown) => e)) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.retryAfterMs).toBe(120_000);
+    expect(seen.attempts).toBe(1);
+  });
+
+  it("never retries quota_exceeded (1 attempt) and reports resetsAt", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return {
+          statusCode: 429,
+          data: problem(429, "quota_exceeded", { retry_after: 3600, resets_at: "2026-12-01T00:00:00Z" }),
+          responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "3600" } },
+        };
+      })
+      .persist();
+    const error = (await api.client.iccid.lookup(ICCID).catch((e: unknown) => e)) as QuotaExceededError;
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    expect(error.resetsAt?.toISOString()).toBe("2026-12-01T00:00:00.000Z");
+    expect(seen.attempts).toBe(1);
+  });
+
+  it("retries a 503 storm maxRetries times (3 attempts by default, 6 with maxRetries 5)", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: PROBLEM_HEADERS } };
+      })
+      .persist();
+    const first = (await api.client.iccid.lookup(ICCID).catch((e: unknown) => e)) as InternalServerError;
+    expect(first).toBeInstanceOf(InternalServerError);
+    expect(first.status).toBe(503);
+    expect(first.code).toBe("unavailable");
+    expect(seen.attempts).toBe(3);
+
+    seen.attempts = 0;
+    await expect(api.client.iccid.lookup(ICCID, { maxRetries: 5 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(seen.attempts).toBe(6);
+
+    seen.attempts = 0;
+    await expect(api.client.iccid.lookup(ICCID, { maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(seen.attempts).toBe(1);
+  });
+
+  it("retries 408 and 500 but not other 4xx", async () => {
+    api = mockApi();
+    api.pool.intercept(LOOKUP).reply(408, "", {});
+    api.pool.intercept(LOOKUP).reply(500, problem(500, "internal_error"), { headers: PROBLEM_HEADERS });
+    api.pool.intercept(LOOKUP).reply(200, lookupResult(ICCID), { headers: JSON_HEADERS });
+    await expect(api.client.iccid.lookup(ICCID)).resolves.toMatchObject({ iccid: ICCID });
+    api.agent.assertNoPendingInterceptors();
+
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 422, data: problem(422, "invalid_input", { errors: [{ pointer: "/iccid", code: "invalid_mii", detail: "x" }] }), responseOptions: { headers: PROBLEM_HEADERS } };
+      })
+      .persist();
+    const error = (await api.client.iccid.lookup("12").catch((e: unknown) => e)) as UnprocessableEntityError;
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(error.errors).toEqual([{ pointer: "/iccid", code: "invalid_mii", detail: "x" }]);
+    expect(seen.attempts).toBe(1);
+  });
+
+  it("never retries POST /keys, even on a 503 or a dropped connection", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool
+      .intercept({ path: "/api/v1/keys", method: "POST" })
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: PROBLEM_HEADERS } };
+      })
+      .persist();
+    await expect(api.client.keys.create({ name: "ci" }, { maxRetries: 5 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(seen.attempts).toBe(1);
+  });
+});
+
+describe("timeouts, deadline and abort", () => {
+  it("times out slow headers per attempt and retries (2 attempts with maxRetries 1)", async () => {
+    api = mockApi({ timeoutMs: 100, maxRetries: 1 });
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 200, data: lookupResult(ICCID), responseOptions: { headers: JSON_HEADERS } };
+      })
+      .delay(3_000)
+      .times(2);
+    const error = (await api.client.iccid.lookup(ICCID).catch((e: unknown) => e)) as APITimeoutError;
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error).toBeInstanceOf(APIConnectionError); // a timeout is one way of getting no answer
+    expect(error.scope).toBe("attempt");
+    expect(error.timeoutMs).toBe(100);
+    expect(error.message).toMatch(/timed out after 100 ms talking to api\.test \(2 attempts\)/);
+  });
+
+  it("recovers when the retry after a timeout is fast", async () => {
+    api = mockApi({ timeoutMs: 100 });
+    api.pool.intercept(LOOKUP).reply(200, lookupResult(ICCID), { headers: JSON_HEADERS }).delay(3_000);
+    api.pool.intercept(LOOKUP).reply(200, lookupResult(ICCID), { headers: JSON_HEADERS });
+    await expect(api.client.iccid.lookup(ICCID)).resolves.toMatchObject({ valid: true });
+  });
+
+  it("ends the whole call at deadlineMs, and a deadline is not retried", async () => {
+    api = mockApi({ timeoutMs: 10_000, maxRetries: 5 });
+    api.pool.intercept(LOOKUP).reply(200, lookupResult(ICCID), { headers: JSON_HEADERS }).delay(3_000).persist();
+    const error = (await api.client.iccid.lookup(ICCID, { deadlineMs: 150 }).catch((e: unknown) => e)) as APITimeoutError;
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error.scope).toBe("deadline");
+    expect(error.timeoutMs).toBe(150);
+    expect(error.message).toContain("(1 attempt)");
+  });
+
+  it("counts retries and backoff against the deadline", async () => {
+    // 503s with Retry-After 1: the first wait would pass a 500 ms deadline, so the 503 itself is thrown.
+    api = mockApi({ deadlineMs: 500 });
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "1" } } };
+      })
+      .persist();
+    await expect(api.client.iccid.lookup(ICCID)).rejects.toBeInstanceOf(InternalServerError);
+    expect(seen.attempts).toBe(1);
+  });
+
+  it("aborts an attempt in flight with APIUserAbortError carrying the signal's reason", async () => {
+    api = mockApi();
+    api.pool.intercept(LOOKUP).reply(200, lookupResult(ICCID), { headers: JSON_HEADERS }).delay(3_000);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user pressed ^C")), 30);
+    const error = (await api.client.iccid.lookup(ICCID, { signal: controller.signal }).catch((e: unknown) => e)) as APIUserAbortError;
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error.cause as Error).message).toBe("user pressed ^C");
+  });
+
+  it("aborts during a backoff wait without another attempt", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool
+      .intercept(LOOKUP)
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "30" } } };
+      })
+      .persist();
+    const controller = new AbortController();
+    const pending = api.client.iccid.lookup(ICCID, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(seen.attempts).toBe(1);
+  });
+
+  it("refuses at once when the signal is already aborted (no attempt)", async () => {
+    api = mockApi();
+    await expect(api.client.iccid.lookup(ICCID, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+});
