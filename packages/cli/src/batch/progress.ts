@@ -1,0 +1,84 @@
+import ora, { type Ora } from "ora";
+import type { Terminal } from "../terminal.js";
+
+export interface ProgressSource {
+  /** Bytes of the input consumed and its total size, when known, for the percentage and ETA. */
+  bytesRead(): number;
+  totalBytes: number | undefined;
+}
+
+export interface Progress {
+  update(rowsDone: number): void;
+  /** Clears the spinner line (TTY) so that the summary starts on a clean line. */
+  stop(): void;
+}
+
+const REDRAW_MS = 100;
+/** Without a known size, a plain milestone line every this many rows. */
+const ROW_MILESTONE = 100_000;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** "12,000 rows · 3,400 rows/s · 42% · ETA 0:35" (the last two only when the input size is known). */
+export function progressText(rows: number, elapsedMs: number, fraction: number | undefined): string {
+  const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0;
+  const parts = [`${count(rows)} rows`, `${count(Math.round(rate))} rows/s`];
+  if (fraction !== undefined && fraction > 0) {
+    parts.push(`${Math.min(100, Math.floor(fraction * 100))}%`);
+    parts.push(`ETA ${clock(((elapsedMs / fraction) * (1 - fraction)) / 1000)}`);
+  }
+  return parts.join(" · ");
+}
+
+/**
+ * A spinner with rows, rate and ETA on a TTY; on a pipe or a log file, one plain line per 10% of the
+ * input (or per 100,000 rows when the size is unknown), since a redrawn line would fill a log with noise.
+ */
+export function startProgress(term: Terminal, source: ProgressSource, label = "batch"): Progress {
+  const started = Date.now();
+  const fraction = () => (source.totalBytes ? source.bytesRead() / source.totalBytes : undefined);
+
+  if (term.stderrIsTTY) {
+    const spinner: Ora = ora({
+      text: "starting…",
+      stream: term.stderr,
+      color: term.stderrColor ? "cyan" : false,
+      discardStdin: false, // stdin may be the CSV itself (`iccid batch -`)
+    }).start();
+    let drawn = 0;
+    return {
+      update(rows) {
+        const now = Date.now();
+        if (now - drawn < REDRAW_MS) return;
+        drawn = now;
+        spinner.text = progressText(rows, now - started, fraction());
+      },
+      stop: () => spinner.stop(),
+    };
+  }
+
+  let nextStep = 1;
+  let nextRows = ROW_MILESTONE;
+  return {
+    update(rows) {
+      const f = fraction();
+      if (f !== undefined) {
+        if (f * 10 < nextStep) return;
+        while (f * 10 >= nextStep) nextStep++;
+      } else {
+        if (rows < nextRows) return;
+        while (rows >= nextRows) nextRows += ROW_MILESTONE;
+      }
+      term.stderr.write(`${label}: ${progressText(rows, Date.now() - started, f)}\n`);
+    },
+    stop() {},
+  };
+}

@@ -1,0 +1,26 @@
+import { palette } from "../output/colour.js";
+import { renderPairs, renderTable } from "../output/table.js";
+import type { Terminal } from "../terminal.js";
+import type { BatchTally } from "./pipeline.js";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** The end-of-run report on stderr: a boxed table on a TTY, aligned plain lines otherwise. */
+export function renderSummary(term: Terminal, tally: BatchTally, elapsedMs: number, headline: string): string {
+  const seconds = elapsedMs / 1000;
+  const rate = seconds > 0 ? Math.round(tally.rows / seconds) : tally.rows;
+  const pairs: [string, string][] = [
+    ["rows", count(tally.rows)],
+    ["valid", count(tally.valid)],
+    ["invalid check digit", count(tally.invalid)],
+    ["failed (malformed)", count(tally.failed)],
+  ];
+  if (tally.skipped > 0) pairs.push(["skipped (resumed)", count(tally.skipped)]);
+  pairs.push(["time", `${seconds.toFixed(1)} s (${count(rate)} rows/s)`]);
+
+  const paint = palette(term.stderrColor);
+  if (term.stderrIsTTY) {
+    return `${paint.bold(headline)}\n${renderTable([], pairs, paint)}`;
+  }
+  return `${headline}\n${renderPairs(pairs, paint)}`;
+}

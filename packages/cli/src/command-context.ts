@@ -1,0 +1,63 @@
+import { IccidClient } from "@iccid/sdk";
+import type { Config } from "./config-schema.js";
+import { readConfig } from "./config.js";
+import { resolveApiKey, resolveBaseUrl, type GlobalOptions } from "./credentials.js";
+import type { ExitCode } from "./exit-codes.js";
+import type { Terminal } from "./terminal.js";
+import { CLI_VERSION } from "./version.js";
+
+const USER_AGENT = `iccid-cli/${CLI_VERSION} node/${process.version}`;
+
+/**
+ * What every command needs from the outside world, built once per invocation by program.ts: the
+ * terminal, the global flags, the config file (read lazily: `validate` never touches it) and clients.
+ */
+export class CommandContext {
+  /** The exit status a command asked for without failing (e.g. "some rows failed"). */
+  exitCode: ExitCode | undefined;
+  private configRead: Promise<Config> | undefined;
+  private readonly clients: IccidClient[] = [];
+
+  constructor(
+    readonly term: Terminal,
+    /** The global flags, read after commander has parsed them. */
+    readonly globals: () => GlobalOptions,
+  ) {}
+
+  setExitCode(code: ExitCode): void {
+    this.exitCode = code;
+  }
+
+  config(): Promise<Config> {
+    return (this.configRead ??= readConfig(this.term.env));
+  }
+
+  async baseUrl(): Promise<string> {
+    return resolveBaseUrl(this.globals(), this.term.env, await this.config()).value;
+  }
+
+  /** A client with the resolved API key, for lookups and usage; fails offline when there is no usable key. */
+  async apiClient(): Promise<IccidClient> {
+    const config = await this.config();
+    const apiKey = resolveApiKey(this.globals(), this.term.env, config).value;
+    return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), userAgent: USER_AGENT }));
+  }
+
+  /** A client carrying the stored web session, which is only ever sent back to the server that issued it. */
+  async sessionClient(): Promise<IccidClient> {
+    const config = await this.config();
+    const baseUrl = await this.baseUrl();
+    const sessionToken = config.session?.base_url === baseUrl ? config.session.cookie : undefined;
+    return this.track(new IccidClient({ baseUrl, sessionToken, userAgent: USER_AGENT }));
+  }
+
+  /** Closes every client made, so that keep-alive sockets do not hold the process open. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.clients.map((client) => client.close()));
+  }
+
+  private track(client: IccidClient): IccidClient {
+    this.clients.push(client);
+    return client;
+  }
+}

@@ -1,0 +1,148 @@
+import { stat } from "node:fs/promises";
+import { Command, InvalidArgumentError, Option } from "commander";
+import type { CommandContext } from "../command-context.js";
+import { openCsvInput } from "../batch/csv-input.js";
+import { runPipeline, type BatchTally } from "../batch/pipeline.js";
+import { startProgress } from "../batch/progress.js";
+import { readPreviousOutput, type BatchFormat } from "../batch/resume.js";
+import { resumeCommand } from "../batch/resume-hint.js";
+import { TextSink } from "../batch/sink.js";
+import { renderSummary } from "../batch/summary.js";
+import { BatchWriter, outputHeader } from "../batch/writer.js";
+import { UsageError } from "../errors.js";
+import { ExitCode } from "../exit-codes.js";
+import { note } from "../terminal.js";
+
+const HELP = `
+Reads a CSV (or - for stdin) and writes one output row per input row, in input order: the input's columns
+followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is the one
+named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected.
+Memory stays flat for any file size. Ctrl-C stops cleanly: the output holds whole rows, and --resume
+carries on after them.
+Exit status: 0 all rows looked up, 3 some rows were malformed (see --errors), 4 key or subscription
+problem, 5 rate limit or quota, 130 interrupted.
+
+Examples:
+  $ iccid batch examples/sims.csv --out results.csv
+  $ iccid batch sims.csv --column "SIM number" --out results.jsonl --errors failed.jsonl
+  $ cat sims.csv | iccid batch - --format jsonl | jq .result.country
+  $ iccid batch big.csv --out results.csv --concurrency 8
+  $ iccid batch big.csv --out results.csv --resume     # after Ctrl-C or an error
+`;
+
+interface BatchOptions {
+  column?: string;
+  out?: string;
+  format?: BatchFormat;
+  concurrency: number;
+  errors?: string;
+  resume?: boolean;
+  quiet?: boolean;
+}
+
+function positiveInt(max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
+    return n;
+  };
+}
+
+function formatFor(options: BatchOptions): BatchFormat {
+  if (options.format) return options.format;
+  return options.out && /\.(jsonl|ndjson)$/i.test(options.out) ? "jsonl" : "csv";
+}
+
+async function hasContent(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.size > 0,
+    () => false,
+  );
+}
+
+async function runBatch(ctx: CommandContext, file: string, options: BatchOptions, args: readonly string[]): Promise<void> {
+  const { term } = ctx;
+  const toFile = options.out !== undefined && options.out !== "-";
+  if (options.resume && !toFile) throw new UsageError("--resume needs --out FILE (the output to carry on)");
+  if (options.errors && options.errors === options.out) throw new UsageError("--errors must be another file than --out");
+  const format = formatFor(options);
+  const client = await ctx.apiClient(); // a missing or mistyped key fails before any reading
+
+  const input = await openCsvInput(file, options.column, term.stdin);
+  const { layout } = input;
+  if (layout.columns.length === 0) {
+    note(term, `iccid: ${file === "-" ? "stdin" : file} holds no rows; nothing to do`);
+    return;
+  }
+  const previous = options.resume ? await readPreviousOutput(options.out!, format) : undefined;
+  if (previous?.header && previous.header.join("\u0000") !== outputHeader(layout.columns).join("\u0000")) {
+    input.close();
+    throw new UsageError(`${options.out} has other columns than this input gives; is it the output of another file?`);
+  }
+  const appendErrors = previous !== undefined && options.errors !== undefined && (await hasContent(options.errors));
+  const out = TextSink.open(options.out, term.stdout, previous !== undefined);
+  const errors = options.errors ? TextSink.open(options.errors, term.stdout, appendErrors) : undefined;
+  const writer = new BatchWriter(format, layout.columns, out, errors);
+  if (!previous?.header) writer.writeHeader(out);
+  if (errors && !appendErrors) writer.writeHeader(errors);
+
+  const tally: BatchTally = { rows: 0, valid: 0, invalid: 0, failed: 0, skipped: 0 };
+  const quiet = options.quiet === true;
+  const progress = quiet ? { update() {}, stop() {} } : startProgress(term, input);
+  const abort = new AbortController();
+  const onInterrupt = () => {
+    if (abort.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl-C: stop at once
+    abort.abort(new Error("interrupted"));
+    input.close();
+  };
+  process.on("SIGINT", onInterrupt);
+  const started = Date.now();
+  let failure: unknown;
+  try {
+    await runPipeline(
+      { input, client, writer, progress, concurrency: options.concurrency, skip: previous?.rows ?? 0, signal: abort.signal },
+      tally,
+    );
+  } catch (error) {
+    if (!abort.signal.aborted) failure = error;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    progress.stop();
+    input.close();
+    await writer.flush();
+    await out.end();
+    await errors?.end();
+  }
+
+  const interrupted = abort.signal.aborted;
+  const stopped = interrupted || failure !== undefined;
+  const where = toFile ? ` → ${options.out}` : "";
+  const headline = interrupted ? "Interrupted" : failure !== undefined ? "Stopped by an error" : `Done${where}`;
+  if (!quiet || stopped) term.stderr.write(renderSummary(term, tally, Date.now() - started, headline));
+  if (writer.longRows > 0) {
+    note(term, `note: ${writer.longRows} row(s) had more cells than the header; the extra cells were left out`);
+  }
+  if (stopped) {
+    const done = tally.skipped + tally.rows;
+    note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${done} row(s), each complete.`);
+    note(term, toFile ? `To carry on: ${resumeCommand(args)}` : "To be able to resume, write to a file with --out FILE.");
+  }
+  if (failure !== undefined) throw failure;
+  if (interrupted) ctx.setExitCode(ExitCode.interrupted);
+  else if (tally.failed > 0) ctx.setExitCode(ExitCode.rowsFailed);
+}
+
+export function batchCommand(ctx: CommandContext, args: () => readonly string[]): Command {
+  return new Command("batch")
+    .description("look up every ICCID of a CSV file (any size), writing CSV or JSONL in input order")
+    .argument("<file>", "CSV file, or - for stdin")
+    .option("--column <name>", "the column holding ICCIDs: its header name, or its 1-based number")
+    .option("--out <file>", "write results here instead of stdout")
+    .addOption(new Option("--format <format>", "output format (default: jsonl for a .jsonl/.ndjson --out, else csv)").choices(["csv", "jsonl"]))
+    .option("--errors <file>", "also write the failed (malformed) rows here, in the output format")
+    .option("--concurrency <n>", "batch requests in flight at once (1-64)", positiveInt(64), 4)
+    .option("--resume", "skip the rows already in --out and append the rest")
+    .option("-q, --quiet", "no progress and no summary on stderr (errors still show)")
+    .addHelpText("after", HELP)
+    .action((file: string, options: BatchOptions) => runBatch(ctx, file, options, args()));
+}

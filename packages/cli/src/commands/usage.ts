@@ -1,0 +1,56 @@
+import { GRANULARITIES, type Granularity } from "@iccid/core";
+import { Command, InvalidArgumentError, Option } from "commander";
+import type { CommandContext } from "../command-context.js";
+import { palette } from "../output/colour.js";
+import { renderUsage } from "../output/usage-view.js";
+
+const HELP = `
+Shows the current period (or --from/--to), the quota used and left, the plan's rate limit, totals and a
+chart of lookups per day. Reading usage costs no quota.
+
+Examples:
+  $ iccid usage
+  $ iccid usage --from 2026-11-01 --to 2026-12-01 --granularity day --by-key
+  $ iccid usage --json | jq .quota.remaining
+`;
+
+const DATE_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function dateArgument(value: string): string {
+  if (!DATE_OR_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError("must be a date (2026-11-01) or an RFC 3339 timestamp (2026-11-01T00:00:00Z)");
+  }
+  return value;
+}
+
+interface UsageOptions {
+  from?: string;
+  to?: string;
+  granularity: Granularity;
+  byKey?: boolean;
+  json?: boolean;
+}
+
+export function usageCommand(ctx: CommandContext): Command {
+  return new Command("usage")
+    .description("show quota, rate limit and lookups over time for your API key's account")
+    .option("--from <date>", "start, inclusive (default: start of the current period)", dateArgument)
+    .option("--to <date>", "end, exclusive (default: end of the current period)", dateArgument)
+    .addOption(new Option("--granularity <unit>", "bucket size of the chart").choices(GRANULARITIES).default("day"))
+    .option("--by-key", "break usage down by API key")
+    .option("--json", "print the API's usage object as JSON")
+    .addHelpText("after", HELP)
+    .action(async (options: UsageOptions) => {
+      const client = await ctx.apiClient();
+      const usage = await client.usage.get({
+        from: options.from,
+        to: options.to,
+        granularity: options.granularity,
+        group_by: options.byKey ? "api_key" : undefined,
+      });
+      const text = options.json
+        ? JSON.stringify(usage, null, 2) + "\n"
+        : renderUsage(usage, options.granularity, palette(ctx.term.stdoutColor));
+      ctx.term.stdout.write(text);
+    });
+}

@@ -1,0 +1,31 @@
+import { ExitCode } from "./exit-codes.js";
+
+/**
+ * An error the CLI itself raises, with the exit code it stands for. Commands throw it instead of
+ * calling process.exit so that one handler (handler.ts) prints every failure the same way.
+ */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.error,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+/** A bad command line: a wrong flag value, a missing argument, a column that is not there. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.usage);
+    this.name = "UsageError";
+  }
+}
+
+/** No usable credentials before any request was made (no key, a mistyped key, no session). */
+export class CredentialsError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.auth);
+    this.name = "CredentialsError";
+  }
+}

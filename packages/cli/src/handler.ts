@@ -1,0 +1,61 @@
+import {
+  isAPIConnectionError,
+  isAPIError,
+  isIccidError,
+  isQuotaExceededError,
+  isRateLimitError,
+  isResponseValidationError,
+  type APIError,
+} from "@iccid/sdk";
+import { CliError } from "./errors.js";
+import { ExitCode } from "./exit-codes.js";
+
+export interface Failure {
+  exitCode: ExitCode;
+  /** One line for a person; the request id is part of it when the server gave one. */
+  message: string;
+}
+
+// What to do next, per problem code: the server's detail says what went wrong, this says how to fix it.
+const HINTS: Record<string, string> = {
+  missing_api_key: "pass --api-key, set ICCID_API_KEY or run `iccid config set api_key <key>`",
+  invalid_api_key: "check --api-key, ICCID_API_KEY or `iccid config get api_key`",
+  revoked_api_key: "the key was revoked; create one with `iccid keys create --save`",
+  not_authenticated: "run `iccid login` first",
+  invalid_credentials: "check the email and password",
+  no_active_subscription: "the account's subscription is not active",
+};
+
+function apiExitCode(error: APIError): ExitCode {
+  if (error.status === 401 || error.status === 403) return ExitCode.auth;
+  if (error.status === 429) return ExitCode.limited;
+  return ExitCode.error;
+}
+
+function apiMessage(error: APIError): string {
+  let text = error.detail ?? error.title ?? `the server answered ${error.status}`;
+  if (isQuotaExceededError(error) && error.resetsAt) text += `; the quota resets at ${error.resetsAt.toISOString()}`;
+  else if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
+    text += `; retry in ${Math.ceil(error.retryAfterMs / 1000)} s`;
+  }
+  const hint = error.code ? HINTS[error.code] : undefined;
+  const code = error.code ? ` [${error.code}]` : ` [HTTP ${error.status}]`;
+  return `${text}${code}${hint ? ` — ${hint}` : ""}`;
+}
+
+/** Maps anything a command threw to an exit code and one line of text (API.md exit codes). */
+export function describeFailure(error: unknown): Failure {
+  if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
+  if (isAPIError(error)) {
+    const id = error.requestId ? ` (request id ${error.requestId})` : "";
+    return { exitCode: apiExitCode(error), message: apiMessage(error) + id };
+  }
+  if (isAPIConnectionError(error)) return { exitCode: ExitCode.error, message: error.message };
+  if (isResponseValidationError(error)) {
+    const id = error.requestId ? ` (request id ${error.requestId})` : "";
+    return { exitCode: ExitCode.error, message: `${error.message}; is the server a different version?${id}` };
+  }
+  if (isIccidError(error)) return { exitCode: ExitCode.error, message: error.message };
+  const text = error instanceof Error ? error.message : String(error);
+  return { exitCode: ExitCode.error, message: `unexpected error: ${text}` };
+}
