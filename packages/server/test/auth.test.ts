@@ -1,0 +1,64 @@
+import { API_KEY_PATTERN, formatApiKey } from "@iccid/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../src/testing.js";
+import { call, sessionCookie } from "./http.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+const lookup = (headers: Record<string, string>) =>
+  call(server.url, "POST", "/api/v1/iccid/lookup", { headers, body: { iccid: "89441000000000000018" } });
+
+describe("Bearer API keys", () => {
+  it.each([
+    ["no Authorization header", {}],
+    ["another scheme", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["an empty Bearer", { authorization: "Bearer " }],
+  ])("401 missing_api_key with %s", async (_label, headers) => {
+    const r = await lookup(headers);
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe("missing_api_key");
+    expect(r.headers["www-authenticate"]).toMatch(/^Bearer/);
+  });
+
+  it.each([
+    ["a malformed key", "not-a-key"],
+    ["a key with a bad checksum", `${formatApiKey("a".repeat(22)).slice(0, -1)}x`],
+    ["a well-formed unknown key", formatApiKey("b".repeat(22))],
+  ])("401 invalid_api_key for %s", async (_label, key) => {
+    const r = await lookup({ authorization: `Bearer ${key}` });
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe("invalid_api_key");
+    expect(r.headers["www-authenticate"]).toMatch(/^Bearer.*invalid_token/);
+  });
+
+  it("403 no_active_subscription when the subscription is not active, with RateLimit fields", async () => {
+    const user = await server.createAccount({ status: "past_due" });
+    const r = await lookup({ authorization: `Bearer ${user.apiKey}` });
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe("no_active_subscription");
+    expect(r.headers["ratelimit-policy"]).toBe('"default";q=600;w=60');
+    await server.setSubscription(user.email, "active");
+    expect((await lookup({ authorization: `Bearer ${user.apiKey}` })).status).toBe(200);
+    await server.setSubscription(user.email, "canceled");
+    expect((await lookup({ authorization: `Bearer ${user.apiKey}` })).body.code).toBe("no_active_subscription");
+  });
+
+  it("revocation takes effect on the very next request", async () => {
+    const user = await server.createAccount();
+    const login = await call(server.url, "POST", "/api/v1/session", { body: { email: user.email, password: user.password } });
+    const cookie = sessionCookie(login);
+    const created = await call(server.url, "POST", "/api/v1/keys", { cookie, body: { name: "ci" } });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(new RegExp(`^${API_KEY_PATTERN.source}$`));
+    const auth = { authorization: `Bearer ${created.body.key}` };
+    expect((await lookup(auth)).status).toBe(200);
+    expect((await call(server.url, "DELETE", `/api/v1/keys/${created.body.id}`, { cookie })).status).toBe(204);
+    const refused = await lookup(auth);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe("revoked_api_key");
+  });
+});

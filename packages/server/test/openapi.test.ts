@@ -1,0 +1,70 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { PROBLEM_CODE_LIST } from "@iccid/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../src/testing.js";
+import { call } from "./http.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+// Every route the server answers, as method + OpenAPI path.
+const ROUTES = [
+  ["get", "/healthz"],
+  ["get", "/api/v1/openapi.json"],
+  ["post", "/api/v1/iccid/lookup"],
+  ["post", "/api/v1/iccid/batch"],
+  ["get", "/api/v1/usage"],
+  ["post", "/api/v1/session"],
+  ["get", "/api/v1/session"],
+  ["delete", "/api/v1/session"],
+  ["get", "/api/v1/keys"],
+  ["post", "/api/v1/keys"],
+  ["delete", "/api/v1/keys/{id}"],
+  ["get", "/docs/errors"],
+] as const;
+
+describe("OpenAPI document", () => {
+  it("is served and passes an OpenAPI 3.1 validator", async () => {
+    const r = await call(server.url, "GET", "/api/v1/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(r.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("documents every route the server answers, and only those", async () => {
+    const doc = (await call(server.url, "GET", "/api/v1/openapi.json")).body;
+    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
+    expect(documented.sort()).toEqual(ROUTES.map(([m, p]) => `${m} ${p}`).sort());
+    for (const [method, path] of ROUTES) {
+      const r = await call(server.url, method.toUpperCase(), path.replace("{id}", "key_x"));
+      // Routed: whatever the answer (401 without credentials, 404 for the made-up key id), never "no such route".
+      expect(r.status, `${method} ${path}`).not.toBe(405);
+      expect(r.body?.detail, `${method} ${path}`).not.toBe("No such route.");
+    }
+  });
+
+  it("validates real answers against the documented schemas", async () => {
+    const doc = (await call(server.url, "GET", "/api/v1/openapi.json")).body;
+    const lookup = await call(server.url, "POST", "/api/v1/iccid/lookup", { key: server.owner.apiKey, body: { iccid: "89441000000000000018" } });
+    const schema = doc.components.schemas.LookupResult;
+    expect(Object.keys(lookup.body).sort()).toEqual(Object.keys(schema.properties).sort());
+    expect(schema.required.sort()).toEqual(Object.keys(lookup.body).sort());
+  });
+});
+
+describe("/docs/errors", () => {
+  it("lists every error code of the contract", async () => {
+    const r = await call(server.url, "GET", "/docs/errors");
+    expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toMatch(/^text\/html/);
+    expect(r.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+    for (const code of PROBLEM_CODE_LIST) expect(r.text).toContain(`id="${code}"`);
+  });
+});
