@@ -143,7 +143,10 @@ export async function* batchAll(
       for (const item of chunk.items) item!.ok ? progress.ok++ : progress.failed++;
       progress.done += chunk.items.length;
       onProgress?.({ ...progress });
-      for (const item of chunk.items) yield item!;
+      for (const item of chunk.items) {
+        if (signal?.aborted) throw new APIUserAbortError(signal.reason);
+        yield item!;
+      }
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { InternalServerError } from "./errors.js";
+import { callWithRetries, type CallPolicy } from "./request.js";
+import { SharedBackoff, isRetryable, retryDelayMs, DEFAULT_RETRY_DELAYS } from "./retry.js";
+import type { WireResponse } from "./transport.js";
+
+const wire = (status: number, headers: Record<string, string> = {}): WireResponse => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  setCookie: [],
+  text: status < 400 ? "{}" : JSON.stringify({ code: status === 429 ? "rate_limited" : "unavailable", status }),
+});
+
+const policy = (overrides: Partial<CallPolicy> = {}): CallPolicy => ({
+  host: "h",
+  maxRetries: 2,
+  timeoutMs: 1_000,
+  deadlineMs: undefined,
+  delays: { initialMs: 1, maxMs: 1, maxRetryAfterMs: 60_000 },
+  signal: undefined,
+  backoff: undefined,
+  ...overrides,
+});
+
+describe("callWithRetries", () => {
+  it("holds every caller sharing a backoff when one of them is told to wait (429 Retry-After)", async () => {
+    const backoff = new SharedBackoff();
+    const at: { a: number[]; b: number[] } = { a: [], b: [] };
+    let aAnswered!: () => void;
+    const aFirstAnswer = new Promise<void>((resolve) => (aAnswered = resolve));
+
+    const a = callWithRetries(policy({ backoff }), async () => {
+      at.a.push(performance.now());
+      if (at.a.length > 1) return wire(200);
+      aAnswered();
+      return wire(429, { "retry-after": "1" });
+    });
+    const b = callWithRetries(policy({ backoff }), async () => {
+      at.b.push(performance.now());
+      if (at.b.length > 1) return wire(200);
+      await aFirstAnswer;
+      await new Promise((resolve) => setTimeout(resolve, 10)); // A has surely handled its 429 by now
+      return wire(503); // on its own, B would retry after ≤ 1 ms
+    });
+    await Promise.all([a, b]);
+    expect(at.a).toHaveLength(2);
+    expect(at.b).toHaveLength(2);
+    // Both retries waited out the Retry-After that only A was given (lower bounds: never flaky).
+    expect(at.a[1]! - at.a[0]!).toBeGreaterThanOrEqual(950);
+    expect(at.b[1]! - at.a[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it("throws the last error once attempts run out", async () => {
+    let attempts = 0;
+    const call = callWithRetries(policy({ maxRetries: 3 }), async () => {
+      attempts++;
+      return wire(502);
+    });
+    await expect(call).rejects.toBeInstanceOf(InternalServerError);
+    expect(attempts).toBe(4);
+  });
+});
+
+describe("retry policy", () => {
+  it("backs off with full jitter under an exponential bound", () => {
+    const error = new InternalServerError({ status: 503 });
+    expect(retryDelayMs(error, 1, DEFAULT_RETRY_DELAYS, () => 0.999)).toBe(499);
+    expect(retryDelayMs(error, 3, DEFAULT_RETRY_DELAYS, () => 0.5)).toBe(1000);
+    expect(retryDelayMs(error, 10, DEFAULT_RETRY_DELAYS, () => 0.999)).toBe(7992); // capped at maxMs
+    expect(retryDelayMs(error, 1, DEFAULT_RETRY_DELAYS, () => 0)).toBe(0);
+  });
+
+  it("retries what may succeed next time and nothing else", () => {
+    expect(isRetryable(new InternalServerError({ status: 500 }))).toBe(true);
+    expect(isRetryable(new Error("a bug"))).toBe(false);
+    expect(isRetryable(undefined)).toBe(false);
+  });
+});

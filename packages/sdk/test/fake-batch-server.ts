@@ -1,0 +1,48 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { batchAnswer } from "./mock-api.js";
+
+// A plain node:http stand-in for the batch endpoint, so that batchAll's concurrency can be measured at the
+// socket (requests really in flight), which a MockAgent cannot show.
+
+export interface FakeBatchServer {
+  url: string;
+  stats: { requests: number; inFlight: number; maxInFlight: number; items: string[][] };
+  close(): Promise<void>;
+}
+
+export type Answer = (iccids: string[], requestNumber: number) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
+
+export async function startFakeBatchServer(options: { delayMs?: number; answer?: Answer } = {}): Promise<FakeBatchServer> {
+  const stats: FakeBatchServer["stats"] = { requests: 0, inFlight: 0, maxInFlight: 0, items: [] };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const number = ++stats.requests;
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    res.on("close", () => stats.inFlight--);
+    const iccids = (JSON.parse(raw) as { iccids: string[] }).iccids;
+    stats.items.push(iccids);
+    setTimeout(() => {
+      const custom = options.answer?.(iccids, number);
+      const status = custom?.status ?? 200;
+      const body = custom ? custom.body : batchAnswer(raw);
+      res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${number}`, ...custom?.headers });
+      res.end(JSON.stringify(body));
+    }, options.delayMs ?? 0);
+  };
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
