@@ -7,7 +7,7 @@ import { detectLayout, type Layout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
 
 /** Records per chunk handed downstream; a few batch requests' worth, so chunks stay small in memory. */
-const CHUNK_RECORDS = 2000;
+const CHUNK_RECORDS = 500;
 
 export interface CsvInput {
   layout: Layout;
@@ -25,7 +25,7 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw new CliError(`${path} is a directory, not a CSV file`);
-    return { source: createReadStream(path, { highWaterMark: 256 * 1024 }), size: info.isFile() ? info.size : undefined };
+    return { source: createReadStream(path, { highWaterMark: 64 * 1024 }), size: info.isFile() ? info.size : undefined };
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

@@ -38,11 +38,16 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
   const { input, client, writer, progress } = options;
   const column = input.layout.iccidIndex;
   const inFlight = new RowQueue<string[]>();
+  const total = input.totalBytes;
+  let read = 0;
+  // Bytes read run ahead of rows done (parser buffer, batchAll's window); scaling by done/read corrects it.
+  const fraction = (done: number) => (total ? (input.bytesRead() / total) * (done / Math.max(1, read)) : undefined);
 
   async function* iccids(): AsyncGenerator<string> {
     let skip = options.skip;
     for await (const chunk of input.chunks) {
       for (const cells of chunk) {
+        read++;
         if (skip > 0) {
           skip--;
           tally.skipped++;
@@ -66,6 +71,6 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
     tally.rows++;
     const wait = writer.add(tally.skipped + tally.rows, cells, outcome);
     if (wait) await wait;
-    progress.update(tally.rows);
+    progress.update(tally.rows, fraction(tally.skipped + tally.rows));
   }
 }

@@ -1,14 +1,9 @@
 import ora, { type Ora } from "ora";
 import type { Terminal } from "../terminal.js";
 
-export interface ProgressSource {
-  /** Bytes of the input consumed and its total size, when known, for the percentage and ETA. */
-  bytesRead(): number;
-  totalBytes: number | undefined;
-}
-
 export interface Progress {
-  update(rowsDone: number): void;
+  /** `fraction`: the share of the input done, when its size is known (for the percentage and ETA). */
+  update(rowsDone: number, fraction: number | undefined): void;
   /** Clears the spinner line (TTY) so that the summary starts on a clean line. */
   stop(): void;
 }
@@ -42,9 +37,8 @@ export function progressText(rows: number, elapsedMs: number, fraction: number |
  * A spinner with rows, rate and ETA on a TTY; on a pipe or a log file, one plain line per 10% of the
  * input (or per 100,000 rows when the size is unknown), since a redrawn line would fill a log with noise.
  */
-export function startProgress(term: Terminal, source: ProgressSource, label = "batch"): Progress {
+export function startProgress(term: Terminal, label = "batch"): Progress {
   const started = Date.now();
-  const fraction = () => (source.totalBytes ? source.bytesRead() / source.totalBytes : undefined);
 
   if (term.stderrIsTTY) {
     const spinner: Ora = ora({
@@ -55,11 +49,11 @@ export function startProgress(term: Terminal, source: ProgressSource, label = "b
     }).start();
     let drawn = 0;
     return {
-      update(rows) {
+      update(rows, fraction) {
         const now = Date.now();
         if (now - drawn < REDRAW_MS) return;
         drawn = now;
-        spinner.text = progressText(rows, now - started, fraction());
+        spinner.text = progressText(rows, now - started, fraction);
       },
       stop: () => spinner.stop(),
     };
@@ -68,8 +62,7 @@ export function startProgress(term: Terminal, source: ProgressSource, label = "b
   let nextStep = 1;
   let nextRows = ROW_MILESTONE;
   return {
-    update(rows) {
-      const f = fraction();
+    update(rows, f) {
       if (f !== undefined) {
         if (f * 10 < nextStep) return;
         while (f * 10 >= nextStep) nextStep++;

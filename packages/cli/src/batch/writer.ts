@@ -4,7 +4,7 @@ import type { BatchFormat } from "./resume.js";
 import type { TextSink } from "./sink.js";
 
 /** Rows formatted together: CSV quoting runs once per this many rows rather than once per row. */
-const ROWS_PER_BLOCK = 1000;
+const ROWS_PER_BLOCK = 256;
 
 /**
  * The output header: the input's columns, then the result columns. A result column whose name the
@@ -50,8 +50,8 @@ export class BatchWriter {
       return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
     }
     // Ragged rows are squared to the header's width so that result columns always line up.
-    const fitted = cells.length === this.width ? cells : Array.from({ length: this.width }, (_, i) => cells[i] ?? "");
-    const record = [...fitted, ...resultCells(outcome)];
+    const record = resultCells(outcome, this.width);
+    for (let i = 0; i < this.width; i++) record[i] = cells[i] ?? "";
     this.outBlock.push(record);
     if (!outcome.ok && this.errors) this.errorBlock.push(record);
     return this.outBlock.length >= ROWS_PER_BLOCK ? this.writeBlocks() : undefined;

@@ -14,6 +14,6 @@ export function neutraliseFormula(cell: string): string {
  */
 export function csvText(records: readonly (readonly string[])[]): string {
   if (records.length === 0) return "";
-  const safe = records.map((record) => record.map(neutraliseFormula));
-  return stringify(safe, { eof: true, record_delimiter: "unix" });
+  // Neutralised as csv-stringify casts each cell, so no copy of the records is made.
+  return stringify(records as string[][], { eof: true, record_delimiter: "unix", cast: { string: neutraliseFormula } });
 }

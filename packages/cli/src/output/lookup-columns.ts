@@ -28,33 +28,33 @@ export const RESULT_COLUMNS = [
 
 export type ResultColumn = (typeof RESULT_COLUMNS)[number];
 
-const EMPTY_RESULT: readonly string[] = RESULT_COLUMNS.map(() => "");
-
-/** The RESULT_COLUMNS cells of one outcome, in order; absent values are empty strings. */
-export function resultCells(outcome: LookupOutcome): string[] {
+/**
+ * The RESULT_COLUMNS cells of one outcome, in order; absent values are empty strings. With `offset`, the
+ * cells start at that index of a new array whose head the caller fills (the batch writer puts the input
+ * columns there), so a row costs one array rather than three.
+ */
+export function resultCells(outcome: LookupOutcome, offset = 0): string[] {
+  const cells = new Array<string>(offset + RESULT_COLUMNS.length).fill("");
   if (!outcome.ok) {
-    const cells = EMPTY_RESULT.slice();
-    cells[RESULT_COLUMNS.length - 2] = outcome.error.code;
-    cells[RESULT_COLUMNS.length - 1] = outcome.error.message;
+    cells[offset + RESULT_COLUMNS.length - 2] = outcome.error.code;
+    cells[offset + RESULT_COLUMNS.length - 1] = outcome.error.message;
     return cells;
   }
   const r = outcome.result;
-  return [
-    r.iccid,
-    String(r.valid),
-    r.checks.luhn,
-    String(r.length),
-    r.calling_code ?? "",
-    r.country?.iso2 ?? "",
-    r.country?.name ?? "",
-    r.issuer?.prefix ?? "",
-    r.issuer?.name ?? "",
-    r.issuer?.source ?? "",
-    r.account_number ?? "",
-    r.warnings.map((w) => w.code).join(";"),
-    "",
-    "",
-  ];
+  let i = offset;
+  cells[i++] = r.iccid;
+  cells[i++] = String(r.valid);
+  cells[i++] = r.checks.luhn;
+  cells[i++] = String(r.length);
+  cells[i++] = r.calling_code ?? "";
+  cells[i++] = r.country?.iso2 ?? "";
+  cells[i++] = r.country?.name ?? "";
+  cells[i++] = r.issuer?.prefix ?? "";
+  cells[i++] = r.issuer?.name ?? "";
+  cells[i++] = r.issuer?.source ?? "";
+  cells[i++] = r.account_number ?? "";
+  cells[i++] = r.warnings.length === 0 ? "" : r.warnings.map((w) => w.code).join(";");
+  return cells;
 }
 
 /** The JSON shape of one outcome: the lookup result itself, or `{ input, error }`. */

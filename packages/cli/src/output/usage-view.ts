@@ -34,7 +34,8 @@ export function renderUsage(usage: Usage, granularity: Granularity, paint: Palet
     paint,
   );
   text += `\n${paint.bold(`Lookups per ${PER[granularity]}`)}\n`;
-  const rows = usage.series.map((b) => ({ label: bucketLabel(b.start, granularity), value: b.lookups }));
+  // The series covers the whole period; days still to come would only add empty bars.
+  const rows = usage.series.filter((b) => b.start <= usage.as_of).map((b) => ({ label: bucketLabel(b.start, granularity), value: b.lookups }));
   text += rows.length > 0 ? barChart(rows) : paint.dim("(no usage in this period)\n");
   if (usage.by_key) {
     text += `\n${paint.bold("By key")}\n`;
