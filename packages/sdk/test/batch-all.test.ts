@@ -31,7 +31,7 @@ async function setUp(options: Parameters<typeof startFakeBatchServer>[0] = {}) {
 }
 
 describe("batchAll", () => {
-  it("streams 25,000 items in input order with bounded read-ahead and bounded concurrency", async () => {
+  it("streams 25,000 items in input order with bounded read-ahead and bounded concurrency", { timeout: 30_000 }, async () => {
     const { server, client } = await setUp({ delayMs: 15 });
     const total = 25_000;
     const concurrency = 4;

@@ -63,7 +63,7 @@ function expectProblem(error: APIError, cls: new (...args: never[]) => APIError,
 
 beforeAll(async () => {
   server = await startTestServer();
-});
+}, 30_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -118,7 +118,7 @@ describe("iccid", () => {
     expectProblem(tooMany, UnprocessableEntityError, 422, "invalid_input");
   });
 
-  it("streams 25,000 ICCIDs through batchAll in order, malformed ones answered offline", async () => {
+  it("streams 25,000 ICCIDs through batchAll in order, malformed ones answered offline", { timeout: 30_000 }, async () => {
     const account = await server.createAccount();
     const c = client({ apiKey: account.apiKey });
     const total = 25_000;
