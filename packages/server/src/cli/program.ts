@@ -48,7 +48,8 @@ export function buildProgram(): Command {
     .description("Self-hosted ICCID Lookup server")
     .version(SERVER_VERSION)
     .option("--db <path>", "SQLite database file (env ICCID_DB, default ./data/iccid.db)")
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .exitOverride(); // set before the subcommands so they inherit it: main() picks the exit codes
 
   program
     .command("start")
@@ -66,6 +67,15 @@ export function buildProgram(): Command {
       const decoder = await loadDecoder(store);
       const iccidApp = createApp({ store, logger, decoder, settings: { trustProxy: settings.trustProxy, defaultPlan: plan } });
       const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger });
+      const stop = (signal: string) => {
+        logger.info({ signal }, "stopping");
+        running.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
       if (owner) {
         // Shown once, on the terminal, never through the logger: these are the only copies.
         process.stderr.write(
@@ -82,16 +92,8 @@ export function buildProgram(): Command {
           ].join("\n"),
         );
       }
+      // Announced only once a stop is handled gracefully: whoever waits for this line may signal at once.
       logger.info({ url: running.url, db: settings.db, data_version: decoder.dataVersion }, "listening");
-      const stop = (signal: string) => {
-        logger.info({ signal }, "stopping");
-        running.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGTERM", () => stop("SIGTERM"));
-      process.once("SIGINT", () => stop("SIGINT"));
     });
 
   program
@@ -188,7 +190,6 @@ export function buildProgram(): Command {
 /** Runs the command; failures print one line (never a stack) and exit 1, usage errors exit 2. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -1,0 +1,158 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "./http.js";
+
+// The real built `iccid-server` binary, on a temp database and an ephemeral port.
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+let dir: string;
+let db: string;
+
+function run(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    input,
+    encoding: "utf8",
+    env: { ...process.env, ICCID_DB: db, ...env },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--db", db, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15_000);
+    child.stdout!.on("data", () => {
+      const m = /"url":"(http:[^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+  return { child, url, exited, stderr: () => err, stdout: () => out };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "iccid-cmd-"));
+  db = join(dir, "data", "iccid.db");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("iccid-server", () => {
+  it("bootstraps an owner once on first start, serves lookups with the printed key, stops on SIGTERM", async () => {
+    const server = await start();
+    const banner = server.stderr();
+    expect(banner).toMatch(/email: +owner@localhost/);
+    const password = /password: +(\S+)/.exec(banner)![1]!;
+    const key = /API key: +(iccid_\S+)/.exec(banner)![1]!;
+    expect(password.length).toBeGreaterThanOrEqual(20);
+
+    const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
+    expect(r.status).toBe(200);
+    expect(r.body.issuer.name).toBe("Vodafone plc");
+
+    // Logs are JSON lines and never carry the secrets printed on the terminal.
+    const logs = server.stdout();
+    for (const line of logs.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expect(logs).not.toContain(key);
+    expect(logs).not.toContain(password);
+
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stdout()).toMatch(/"msg":"stopped"/);
+
+    const again = await start();
+    expect(again.stderr()).not.toMatch(/API key/);
+    again.child.kill("SIGINT");
+    expect(await again.exited).toBe(0);
+  });
+
+  it("manages accounts, subscriptions, plans and keys", async () => {
+    const created = run(["account", "create", "--email", "Ops@Example.test", "--password-stdin", "--plan", "standard"], "s3cret-password\n");
+    expect(created.status).toBe(0);
+    const id = created.stdout.trim();
+    expect(id).toMatch(/^acc_[0-9A-Za-z]{20}$/);
+
+    expect(run(["account", "create", "--email", "ops@example.test", "--password-stdin"], "another-password").status).toBe(1);
+
+    expect(run(["plan", "set", "tiny", "--rate-limit", "2", "--window", "60", "--monthly-lookups", "5"]).status).toBe(0);
+    expect(run(["plan", "set", "bad", "--rate-limit", "x", "--window", "60", "--monthly-lookups", "5"]).status).not.toBe(0);
+
+    const sub = run(["account", "subscription", "--email", "ops@example.test", "--status", "past_due"]);
+    expect(sub.status).toBe(0);
+    expect(run(["account", "subscription", "--email", "ops@example.test", "--status", "paused"]).status).toBe(2);
+
+    const list = run(["account", "list", "--json"]);
+    expect(list.status).toBe(0);
+    const accounts = JSON.parse(list.stdout) as Array<{ id: string; email: string; status: string; plan: string }>;
+    expect(accounts.find((a) => a.id === id)).toMatchObject({ email: "ops@example.test", status: "past_due", plan: "standard" });
+
+    const key = run(["key", "create", "--email", "ops@example.test", "--name", "ci"]);
+    expect(key.status).toBe(0);
+    expect(key.stdout.trim()).toMatch(/^iccid_[0-9A-Za-z]{28}$/);
+
+    const server = await start();
+    try {
+      const refused = await call(server.url, "POST", "/api/v1/iccid/lookup", { key: key.stdout.trim(), body: { iccid: "89441000000000000018" } });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe("no_active_subscription");
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+  });
+
+  it("imports custom issuer prefixes that win over the ITU list", async () => {
+    const csv = join(dir, "issuers.csv");
+    writeFileSync(csv, "\uFEFFprefix,name,country_iso2\r\n894410,\"Our MVNO, Ltd\",GB\r\n8999901,Private range,de\r\n");
+    const imported = run(["issuers", "import", csv]);
+    expect(imported.status).toBe(0);
+    expect(imported.stdout).toMatch(/imported 2 prefixes/);
+
+    const bad = join(dir, "bad.csv");
+    writeFileSync(bad, "894410,Fine\n12345,Wrong prefix\n");
+    const refused = run(["issuers", "import", bad]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/line 2: prefix/);
+
+    const key = run(["key", "create", "--email", "owner@localhost"]).stdout.trim();
+    const server = await start();
+    try {
+      const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
+      expect(r.body.issuer).toEqual({ prefix: "894410", name: "Our MVNO, Ltd", source: "custom" });
+      expect(r.body.data_version).toMatch(/\+custom\.2\./);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+  });
+
+  it("takes settings from flags, then ICCID_* variables, and names a bad one", () => {
+    const badEnv = run(["start"], undefined, { ICCID_PORT: "eighty" });
+    expect(badEnv.status).toBe(2);
+    expect(badEnv.stderr).toMatch(/ICCID_PORT/);
+    const badFlag = spawnSync(process.execPath, [BIN, "start", "--port", "70000"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
+    expect(badFlag.status).toBe(2);
+    expect(badFlag.stderr).toMatch(/--port/);
+    expect(run(["migrate"]).stdout).toMatch(/up to date/);
+  });
+});
