@@ -1,4 +1,4 @@
-import { IccidClient } from "@iccid/sdk";
+import type { IccidClient } from "@iccid/sdk";
 import type { Config } from "./config-schema.js";
 import { readConfig } from "./config.js";
 import { resolveApiKey, resolveBaseUrl, type GlobalOptions } from "./credentials.js";
@@ -7,6 +7,10 @@ import type { Terminal } from "./terminal.js";
 import { CLI_VERSION } from "./version.js";
 
 const USER_AGENT = `iccid-cli/${CLI_VERSION} node/${process.version}`;
+
+// The SDK (undici, the response schemas) is loaded on first use: `validate`, `config` and `--help` start
+// in a fraction of the time without it.
+const loadSdk = () => import("@iccid/sdk");
 
 /**
  * What every command needs from the outside world, built once per invocation by program.ts: the
@@ -40,6 +44,7 @@ export class CommandContext {
   async apiClient(): Promise<IccidClient> {
     const config = await this.config();
     const apiKey = resolveApiKey(this.globals(), this.term.env, config).value;
+    const { IccidClient } = await loadSdk();
     return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), userAgent: USER_AGENT }));
   }
 
@@ -48,6 +53,7 @@ export class CommandContext {
     const config = await this.config();
     const baseUrl = await this.baseUrl();
     const sessionToken = config.session?.base_url === baseUrl ? config.session.cookie : undefined;
+    const { IccidClient } = await loadSdk();
     return this.track(new IccidClient({ baseUrl, sessionToken, userAgent: USER_AGENT }));
   }
 

@@ -1,12 +1,4 @@
-import {
-  isAPIConnectionError,
-  isAPIError,
-  isIccidError,
-  isQuotaExceededError,
-  isRateLimitError,
-  isResponseValidationError,
-  type APIError,
-} from "@iccid/sdk";
+import type { APIError } from "@iccid/sdk";
 import { CliError } from "./errors.js";
 import { ExitCode } from "./exit-codes.js";
 
@@ -32,23 +24,30 @@ function apiExitCode(error: APIError): ExitCode {
   return ExitCode.error;
 }
 
-function apiMessage(error: APIError): string {
-  let text = error.detail ?? error.title ?? `the server answered ${error.status}`;
-  if (isQuotaExceededError(error) && error.resetsAt) text += `; the quota resets at ${error.resetsAt.toISOString()}`;
+type Sdk = typeof import("@iccid/sdk");
+
+function apiMessage(error: APIError, { isQuotaExceededError, isRateLimitError }: Sdk): string {
+  const parts = [(error.detail ?? error.title ?? `the server answered ${error.status}`).replace(/\.$/, "")];
+  if (isQuotaExceededError(error) && error.resetsAt) parts.push(`the quota resets at ${utcMinute(error.resetsAt)}`);
   else if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
-    text += `; retry in ${Math.ceil(error.retryAfterMs / 1000)} s`;
+    parts.push(`retry in ${Math.ceil(error.retryAfterMs / 1000)} s`);
   }
   const hint = error.code ? HINTS[error.code] : undefined;
-  const code = error.code ? ` [${error.code}]` : ` [HTTP ${error.status}]`;
-  return `${text}${code}${hint ? ` — ${hint}` : ""}`;
+  if (hint) parts.push(hint);
+  return `${error.code ?? `HTTP ${error.status}`}: ${parts.join("; ")}`;
 }
 
+const utcMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
 /** Maps anything a command threw to an exit code and one line of text (API.md exit codes). */
-export function describeFailure(error: unknown): Failure {
+export async function describeFailure(error: unknown): Promise<Failure> {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
+  // Loaded here, not at start-up, for the same reason as in command-context.ts; any SDK error means it is loaded already.
+  const sdk = await import("@iccid/sdk");
+  const { isAPIConnectionError, isAPIError, isIccidError, isResponseValidationError } = sdk;
   if (isAPIError(error)) {
     const id = error.requestId ? ` (request id ${error.requestId})` : "";
-    return { exitCode: apiExitCode(error), message: apiMessage(error) + id };
+    return { exitCode: apiExitCode(error), message: apiMessage(error, sdk) + id };
   }
   if (isAPIConnectionError(error)) return { exitCode: ExitCode.error, message: error.message };
   if (isResponseValidationError(error)) {

@@ -83,7 +83,7 @@ export async function main(argv: readonly string[] = process.argv, term: Termina
       // Commander has already printed help, the version, or the usage error.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    const failure = describeFailure(error);
+    const failure = await describeFailure(error);
     const paint = palette(term.stderrColor);
     term.stderr.write(`iccid: ${paint.red("error:")} ${failure.message}\n`);
     if (term.env.ICCID_DEBUG && error instanceof Error && error.stack) term.stderr.write(error.stack + "\n");

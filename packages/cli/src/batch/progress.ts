@@ -1,4 +1,4 @@
-import ora, { type Ora } from "ora";
+import type { Ora } from "ora";
 import type { Terminal } from "../terminal.js";
 
 export interface Progress {
@@ -37,10 +37,11 @@ export function progressText(rows: number, elapsedMs: number, fraction: number |
  * A spinner with rows, rate and ETA on a TTY; on a pipe or a log file, one plain line per 10% of the
  * input (or per 100,000 rows when the size is unknown), since a redrawn line would fill a log with noise.
  */
-export function startProgress(term: Terminal, label = "batch"): Progress {
+export async function startProgress(term: Terminal, label = "batch"): Promise<Progress> {
   const started = Date.now();
 
   if (term.stderrIsTTY) {
+    const { default: ora } = await import("ora"); // only a TTY run needs the spinner
     const spinner: Ora = ora({
       text: "starting…",
       stream: term.stderr,

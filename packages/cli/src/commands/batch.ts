@@ -88,7 +88,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
 
   const tally: BatchTally = { rows: 0, valid: 0, invalid: 0, failed: 0, skipped: 0 };
   const quiet = options.quiet === true;
-  const progress = quiet ? { update() {}, stop() {} } : startProgress(term);
+  const progress = quiet ? { update() {}, stop() {} } : await startProgress(term);
   const abort = new AbortController();
   const onInterrupt = () => {
     if (abort.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl-C: stop at once

@@ -1,4 +1,3 @@
-import { isAuthenticationError } from "@iccid/sdk";
 import { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { configPath } from "../config.js";
@@ -64,6 +63,7 @@ export function logoutCommand(ctx: CommandContext): Command {
         note(ctx.term, `Not logged in to ${client.baseUrl}.`);
         return;
       }
+      const { isAuthenticationError } = await import("@iccid/sdk");
       try {
         await client.session.logout();
       } catch (error) {

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+export const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
+export const EXAMPLES = join(REPO_ROOT, "examples");
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  cwd?: string;
+}
+
+export function tempDir(prefix = "iccid-cli-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/**
+ * A clean environment for the binary: no inherited ICCID_* or colour settings from the developer's
+ * shell, and a private config directory, so that tests never read or write a real config.
+ */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: tempDir("iccid-home-"), LANG: "C.UTF-8", TERM: "xterm-256color" };
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
+  return env;
+}
+
+function collect(child: ChildProcess): Promise<RunResult> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Runs `node dist/bin.js …args` with stdout and stderr as pipes. */
+export function iccid(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd ?? REPO_ROOT });
+  child.stdin.end(options.input ?? "");
+  return collect(child);
+}
+
+/** Starts the binary and hands back the child, for tests that signal it mid-run. */
+export function spawnIccid(args: readonly string[], options: RunOptions = {}): { child: ChildProcess; done: Promise<RunResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), cwd: options.cwd ?? REPO_ROOT });
+  child.stdin.end(options.input ?? "");
+  return { child, done: collect(child) };
+}
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the binary on a pseudo-terminal through util-linux `script`, so stdout and stderr are TTYs as
+ * in a user's shell. Both streams arrive merged in `stdout`, with CRLF line ends.
+ */
+export function iccidOnTty(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const command = [process.execPath, BIN, ...args].map(shellQuote).join(" ");
+  const child = spawn("script", ["-qec", command, "/dev/null"], {
+    env: { ...cleanEnv(options.env), COLUMNS: "200", LINES: "50" },
+    cwd: options.cwd ?? REPO_ROOT,
+  });
+  child.stdin.end(options.input ?? "");
+  return collect(child);
+}
+
+/** The environment that points the binary at a test server with a key. */
+export function serverEnv(url: string, apiKey?: string, configDir = tempDir("iccid-config-")): Record<string, string> {
+  return { ICCID_BASE_URL: url, ICCID_CONFIG_DIR: configDir, ...(apiKey ? { ICCID_API_KEY: apiKey } : {}) };
+}
+
+/** Strips SGR colour codes. */
+export const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
+export const hasAnsi = (text: string) => /\u001b\[[0-9;]*m/.test(text);
