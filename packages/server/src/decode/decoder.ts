@@ -48,18 +48,24 @@ export class IccidDecoder {
   decode(input: string): DecodeOutcome {
     const parsed = parseIccid(input);
     if (!parsed.ok) return parsed;
-    const { ok: _ok, ...grammar } = parsed;
-    const iccid = grammar.iccid;
+    const { iccid } = parsed;
     const code = this.callingCode(iccid);
     const issuer = this.#index.longestMatch(iccid);
     return {
       ok: true,
       result: {
-        ...grammar,
+        iccid,
+        input: parsed.input,
+        valid: parsed.valid,
+        length: parsed.length,
+        checks: parsed.checks,
+        check_digit: parsed.check_digit,
+        mii: parsed.mii,
         calling_code: code,
         country: this.#country(code, issuer),
         issuer: issuer ? { prefix: issuer.prefix, name: issuer.name, source: issuer.source } : null,
         account_number: issuer ? iccid.slice(issuer.prefix.length, -1) : null,
+        warnings: parsed.warnings,
         data_version: this.dataVersion,
       },
     };

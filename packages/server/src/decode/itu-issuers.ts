@@ -25,5 +25,5 @@ export function ituIssuerEntries(): IssuerEntry[] {
   return [...entries.values()];
 }
 
-/** How many prefixes the ITU list holds, and a content fingerprint, for `data_version`. */
+/** The raw ITU list, for the edition named in `data_version` (its size and a content fingerprint). */
 export const ITU_LIST: Readonly<Record<string, readonly unknown[]>> = e118IINList;

@@ -33,6 +33,7 @@ type GrantRow = ApiKeyRow &
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Statement>();
+  readonly #chargeTx: (c: Charge) => ChargeOutcome;
 
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -41,6 +42,7 @@ export class SqliteStore implements Store {
     this.#db.pragma("synchronous = NORMAL"); // durable at each WAL checkpoint; a crash loses no committed tx in WAL
     this.#db.pragma("busy_timeout = 5000");
     this.#db.pragma("foreign_keys = ON");
+    this.#chargeTx = this.#db.transaction((c: Charge) => this.#charge(c));
   }
 
   /** A statement prepared on first use and kept for the life of the store. */
@@ -236,25 +238,22 @@ export class SqliteStore implements Store {
     return this.#chargeTx(c);
   }
 
-  readonly #chargeTx = (c: Charge): ChargeOutcome =>
-    this.#db.transaction((): ChargeOutcome => {
-      // The conditional UPSERT is the quota check: it only moves the counter when the lookups fit.
-      const counted = this.#sql(
-        `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
-         ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + excluded.used
-         WHERE quota_counters.used + excluded.used <= ?
-         RETURNING used`,
-      ).get(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit) as
-        | { used: number }
-        | undefined;
-      if (!counted) return { charged: false, used: this.#quotaUsed(c.account_id, c.period_start) };
-      this.#sql(
-        `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, 1, ?)
-         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
-           requests = requests + 1, lookups = lookups + excluded.lookups`,
-      ).run(c.account_id, c.bucket_start, c.key_id, c.lookups);
-      return { charged: true, used: counted.used };
-    })();
+  #charge(c: Charge): ChargeOutcome {
+    // The conditional UPSERT is the quota check: it only moves the counter when the lookups fit.
+    const counted = this.#sql(
+      `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
+       ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + excluded.used
+       WHERE quota_counters.used + excluded.used <= ?
+       RETURNING used`,
+    ).get(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit) as { used: number } | undefined;
+    if (!counted) return { charged: false, used: this.#quotaUsed(c.account_id, c.period_start) };
+    this.#sql(
+      `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+         requests = requests + 1, lookups = lookups + excluded.lookups`,
+    ).run(c.account_id, c.bucket_start, c.key_id, c.lookups);
+    return { charged: true, used: counted.used };
+  }
 
   #quotaUsed(accountId: string, periodStart: number): number {
     const row = this.#sql("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(
