@@ -67,9 +67,10 @@ const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
  * in a user's shell. Both streams arrive merged in `stdout`, with CRLF line ends.
  */
 export function iccidOnTty(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(" ");
+  // A pty starts with no size; give it one, as a terminal window would.
+  const command = "stty cols 160 rows 50; " + [process.execPath, BIN, ...args].map(shellQuote).join(" ");
   const child = spawn("script", ["-qec", command, "/dev/null"], {
-    env: { ...cleanEnv(options.env), COLUMNS: "200", LINES: "50" },
+    env: cleanEnv(options.env),
     cwd: options.cwd ?? REPO_ROOT,
   });
   child.stdin.end(options.input ?? "");

@@ -40,7 +40,8 @@ export function progressText(rows: number, elapsedMs: number, fraction: number |
 export async function startProgress(term: Terminal, label = "batch"): Promise<Progress> {
   const started = Date.now();
 
-  if (term.stderrIsTTY) {
+  // A pseudo-terminal without a size (columns 0) makes a redrawn line impossible to erase: use plain lines.
+  if (term.stderrIsTTY && (term.stderr.columns ?? 0) > 0) {
     const { default: ora } = await import("ora"); // only a TTY run needs the spinner
     const spinner: Ora = ora({
       text: "starting…",
