@@ -12,6 +12,8 @@ import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
 import { LoginThrottle } from "./limits/login-throttle.js";
 import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
+import { accountPageRoutes } from "./routes/account-page.js";
+import { accountUsageRoutes } from "./routes/account-usage.js";
 import type { RouteServices } from "./routes/context.js";
 import { iccidRoutes } from "./routes/iccid.js";
 import { keyRoutes } from "./routes/keys.js";
@@ -51,18 +53,19 @@ export function createApp(deps: AppDeps): IccidApp {
   const logger = deps.logger ?? pino({ level: "silent" });
   const { store, decoder } = deps;
   const meter = new Meter(store, clock);
+  const limiters = deps.limiterFactory ?? memoryLimiters;
   const services: RouteServices = {
     settings,
     store,
     decoder,
     apiKeys: new ApiKeys(store, clock),
-    limiter: new AccountRateLimiter(deps.limiterFactory ?? memoryLimiters),
+    limiter: new AccountRateLimiter(limiters),
     lookups: new Lookups(decoder, meter),
     usage: new UsageReport(store, clock),
     sessions: new Sessions(
       store,
       clock,
-      new LoginThrottle(settings.loginAttemptsPerEmail, settings.loginAttemptsPerIp, settings.loginWindowSeconds),
+      new LoginThrottle(limiters, settings.loginAttemptsPerEmail, settings.loginAttemptsPerIp, settings.loginWindowSeconds),
       settings.sessionIdleMs,
       settings.sessionMaxMs,
     ),
@@ -73,6 +76,8 @@ export function createApp(deps: AppDeps): IccidApp {
   usageRoutes(router, services);
   sessionRoutes(router, services);
   keyRoutes(router, services);
+  accountUsageRoutes(router, services);
+  accountPageRoutes(router);
   metaRoutes(router, services, SERVER_VERSION);
 
   const lifecycle = new Lifecycle();

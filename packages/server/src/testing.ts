@@ -5,15 +5,19 @@ import type { SubscriptionStatus } from "@iccid/core";
 import { createApp } from "./app.js";
 import { loadDecoder } from "./decode/load.js";
 import { listen } from "./http-server.js";
+import { connectRedis, redisLimiters } from "./limits/redis-limiters.js";
 import { Accounts } from "./services/accounts.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { DEFAULT_PLAN, type ServerSettings } from "./settings.js";
+import { createTestSchema, type TestSchema } from "./store/postgres/test-schema.js";
+import { PgStore } from "./store/postgres/pg-store.js";
 import { SqliteStore } from "./store/sqlite/sqlite-store.js";
-import type { Plan } from "./store/store.js";
+import type { Plan, Store } from "./store/store.js";
 import { systemClock, type Clock } from "./time.js";
 
-// A real server for tests of this and other packages: real SQLite file in a temp dir, real HTTP on an
-// ephemeral loopback port.
+// A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
+// SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at
+// ICCID_TEST_POSTGRES_URL with rate limits in the Redis at ICCID_TEST_REDIS_URL (when set).
 
 export interface TestServerOptions {
   /** Limits of the default plan "standard". */
@@ -33,8 +37,9 @@ export interface TestAccount {
 
 export interface TestServer {
   url: string;
-  dbPath: string;
-  store: SqliteStore;
+  /** "sqlite" or "postgres": which store this server runs on. */
+  storeKind: "sqlite" | "postgres";
+  store: Store;
   owner: TestAccount;
   createAccount(opts?: { email?: string; password?: string; status?: SubscriptionStatus; plan?: string }): Promise<TestAccount>;
   setSubscription(email: string, status: SubscriptionStatus): Promise<void>;
@@ -45,10 +50,9 @@ export interface TestServer {
 let accountCounter = 0;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "iccid-test-"));
-  const dbPath = join(dir, "iccid.db");
   const clock = options.clock ?? systemClock;
-  const store = new SqliteStore(dbPath);
+  const backing = await testStore();
+  const { store } = backing;
   await store.migrate();
   const defaultPlan = { ...DEFAULT_PLAN, ...options.plan };
   await store.upsertPlan(defaultPlan);
@@ -57,6 +61,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     decoder: await loadDecoder(store),
     settings: { defaultPlan, ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
+    ...(backing.limiters ? { limiterFactory: backing.limiters } : {}),
   });
   const running = await listen(iccidApp, { host: "127.0.0.1", port: 0, store, drainTimeoutMs: 2_000 });
   const accounts = new Accounts(store, clock);
@@ -72,7 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
   return {
     url: running.url,
-    dbPath,
+    storeKind: backing.kind,
     store,
     owner: await createAccount({ email: "owner@example.test" }),
     createAccount,
@@ -84,7 +89,39 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await running.close();
-      rmSync(dir, { recursive: true, force: true });
+      await backing.dispose();
+    },
+  };
+}
+
+interface TestBacking {
+  kind: "sqlite" | "postgres";
+  store: Store;
+  limiters?: ReturnType<typeof redisLimiters>;
+  dispose(): Promise<void>;
+}
+
+async function testStore(): Promise<TestBacking> {
+  if (process.env.ICCID_TEST_STORE !== "postgres") {
+    const dir = mkdtempSync(join(tmpdir(), "iccid-test-"));
+    return {
+      kind: "sqlite",
+      store: new SqliteStore(join(dir, "iccid.db")),
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const url = process.env.ICCID_TEST_POSTGRES_URL;
+  if (!url) throw new Error("ICCID_TEST_STORE=postgres needs ICCID_TEST_POSTGRES_URL");
+  const schema: TestSchema = await createTestSchema(url);
+  const redisUrl = process.env.ICCID_TEST_REDIS_URL;
+  const redis = redisUrl ? connectRedis(redisUrl) : undefined;
+  return {
+    kind: "postgres",
+    store: new PgStore(url, { schema: schema.name }),
+    ...(redis ? { limiters: redisLimiters(redis, `iccid-test:${schema.name}`) } : {}),
+    async dispose() {
+      await redis?.quit();
+      await schema.drop();
     },
   };
 }

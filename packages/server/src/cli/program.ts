@@ -8,7 +8,10 @@ import { randomBase62 } from "../auth/secrets.js";
 import { Accounts } from "../services/accounts.js";
 import { ApiKeys } from "../services/api-keys.js";
 import { DEFAULT_PLAN } from "../settings.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore } from "../store/open.js";
+import type { Store } from "../store/store.js";
+import { connectRedis, redisLimiters } from "../limits/redis-limiters.js";
+import { exportRows, importRows } from "./dump.js";
 import { rfc3339, systemClock } from "../time.js";
 import { bootstrapOwner } from "./bootstrap.js";
 import { parseIssuerCsv } from "./issuer-csv.js";
@@ -16,16 +19,16 @@ import { resolveSettings, SettingsError } from "./settings.js";
 
 const STATUSES = ["active", "canceled", "past_due"];
 
-/** Opens the configured database, migrated and with the default plan present. */
-async function openStore(flags: Record<string, unknown>): Promise<SqliteStore> {
-  const store = new SqliteStore(resolveSettings(flags).db);
+/** Opens the configured database, migrated and (unless restoring into it) with the default plan present. */
+async function openMigrated(flags: Record<string, unknown>, { seedPlan = true } = {}): Promise<Store> {
+  const store = openStore(resolveSettings(flags).db);
   await store.migrate();
-  if (!(await store.getPlan(DEFAULT_PLAN.name))) await store.upsertPlan(DEFAULT_PLAN);
+  if (seedPlan && !(await store.getPlan(DEFAULT_PLAN.name))) await store.upsertPlan(DEFAULT_PLAN);
   return store;
 }
 
-async function withStore<T>(command: Command, work: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = await openStore(command.optsWithGlobals());
+async function withStore<T>(command: Command, work: (store: Store) => Promise<T>, options?: { seedPlan?: boolean }): Promise<T> {
+  const store = await openMigrated(command.optsWithGlobals(), options);
   try {
     return await work(store);
   } finally {
@@ -47,7 +50,7 @@ export function buildProgram(): Command {
   const program = new Command("iccid-server")
     .description("Self-hosted ICCID Lookup server")
     .version(SERVER_VERSION)
-    .option("--db <path>", "SQLite database file (env ICCID_DB, default ./data/iccid.db)")
+    .option("--db <path|url>", "SQLite file or postgres:// URL (env ICCID_DB, default ./data/iccid.db)")
     .showHelpAfterError()
     .exitOverride(); // set before the subcommands so they inherit it: main() picks the exit codes
 
@@ -57,20 +60,32 @@ export function buildProgram(): Command {
     .option("--port <n>", "port (env ICCID_PORT, default 8080)")
     .option("--host <host>", "address to bind (env ICCID_HOST, default 127.0.0.1)")
     .option("--trust-proxy", "trust X-Forwarded-* from a reverse proxy (env ICCID_TRUST_PROXY)")
+    .option("--redis <url>", "share rate limits across instances through Redis (env ICCID_REDIS_URL)")
     .addOption(new Option("--log-level <level>", "env ICCID_LOG_LEVEL, default info").choices(["fatal", "error", "warn", "info", "debug", "silent"]))
     .action(async (_opts, command: Command) => {
       const settings = resolveSettings(command.optsWithGlobals());
       const logger = pino({ level: settings.logLevel });
-      const store = await openStore(command.optsWithGlobals());
+      const store = await openMigrated(command.optsWithGlobals());
+      const redis = settings.redis ? connectRedis(settings.redis) : undefined;
+      redis?.on("error", (error: Error & { code?: string }) => logger.warn({ err: { code: error.code } }, "redis unavailable"));
       const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
       const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
       const decoder = await loadDecoder(store);
-      const iccidApp = createApp({ store, logger, decoder, settings: { trustProxy: settings.trustProxy, defaultPlan: plan } });
+      const iccidApp = createApp({
+        store,
+        logger,
+        decoder,
+        settings: { trustProxy: settings.trustProxy, defaultPlan: plan },
+        ...(redis ? { limiterFactory: redisLimiters(redis) } : {}),
+      });
       const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger });
       const stop = (signal: string) => {
         logger.info({ signal }, "stopping");
         running.close().then(
-          () => process.exit(0),
+          async () => {
+            await redis?.quit().catch(() => {});
+            process.exit(0);
+          },
           () => process.exit(1),
         );
       };
@@ -182,6 +197,23 @@ export function buildProgram(): Command {
       const prefixes = parseIssuerCsv(readFileSync(file, "utf8"));
       await withStore(command, (store) => (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes)));
       process.stdout.write(`imported ${prefixes.length} prefixes; restart the server to use them\n`);
+    });
+
+  program
+    .command("export")
+    .description("write every row of the database as JSON lines (to move between SQLite and PostgreSQL)")
+    .option("--out <file>", "write to a file instead of standard output")
+    .action(async (opts: { out?: string }, command: Command) => {
+      const count = await withStore(command, (store) => exportRows(store, opts.out));
+      process.stderr.write(`exported ${count} rows\n`);
+    });
+
+  program
+    .command("import <file>")
+    .description("load an export into an empty database (use - for standard input)")
+    .action(async (file: string, _opts, command: Command) => {
+      const count = await withStore(command, (store) => importRows(store, file), { seedPlan: false });
+      process.stdout.write(`imported ${count} rows\n`);
     });
 
   return program;

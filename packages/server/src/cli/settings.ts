@@ -7,6 +7,8 @@ export interface CommandSettings {
   db: string;
   trustProxy: boolean;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "silent";
+  /** Redis for rate limits shared by several instances; unset means in-process limits. */
+  redis: string | undefined;
 }
 
 export class SettingsError extends Error {
@@ -19,6 +21,7 @@ export class SettingsError extends Error {
 const Port = z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535, { error: "must be 0–65535" });
 const Flag = z.union([z.boolean(), z.enum(["1", "true", "yes", "0", "false", "no", ""]).transform((v) => ["1", "true", "yes"].includes(v))]);
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
+const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
 
 interface Source {
   flag: string;
@@ -40,5 +43,6 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     db: pick(z.string().min(1), flags.db, { flag: "--db", env: "ICCID_DB" }, env, "./data/iccid.db"),
     trustProxy: pick(Flag, flags.trustProxy, { flag: "--trust-proxy", env: "ICCID_TRUST_PROXY" }, env, false),
     logLevel: pick(LogLevel, flags.logLevel, { flag: "--log-level", env: "ICCID_LOG_LEVEL" }, env, "info"),
+    redis: pick(RedisUrl.optional(), flags.redis, { flag: "--redis", env: "ICCID_REDIS_URL" }, env, undefined),
   };
 }

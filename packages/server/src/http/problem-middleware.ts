@@ -1,5 +1,6 @@
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
+import { StoreUnavailable } from "../store/errors.js";
 import { HttpProblem } from "./problem.js";
 
 /**
@@ -27,6 +28,9 @@ export function problemMiddleware(logger: Logger): Middleware {
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof StoreUnavailable) {
+    return new HttpProblem("unavailable", "The store is unavailable; retry shortly.", { retry_after: 1, headers: { "Retry-After": "1" } });
+  }
   // Errors raised by Koa itself or its parsers carry an HTTP status; keep the client-side ones meaningful.
   const status = (error as { status?: unknown })?.status;
   if (status === 413) return new HttpProblem("payload_too_large");

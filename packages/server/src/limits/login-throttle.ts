@@ -1,17 +1,18 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { HttpProblem } from "../http/problem.js";
+import type { LimiterFactory } from "./rate-limit.js";
 
 /**
  * Counts failed logins per email and per client IP; once either is used up, further attempts are refused
  * with 429 before the password is even checked, so guessing stays slow whichever way it is spread.
  */
 export class LoginThrottle {
-  readonly #byEmail: RateLimiterMemory;
-  readonly #byIp: RateLimiterMemory;
+  readonly #byEmail: RateLimiterAbstract;
+  readonly #byIp: RateLimiterAbstract;
 
-  constructor(perEmail: number, perIp: number, windowSeconds: number) {
-    this.#byEmail = new RateLimiterMemory({ points: perEmail, duration: windowSeconds, keyPrefix: "login:email" });
-    this.#byIp = new RateLimiterMemory({ points: perIp, duration: windowSeconds, keyPrefix: "login:ip" });
+  constructor(factory: LimiterFactory, perEmail: number, perIp: number, windowSeconds: number) {
+    this.#byEmail = factory(perEmail, windowSeconds, "login:email");
+    this.#byIp = factory(perIp, windowSeconds, "login:ip");
   }
 
   async assertAllowed(email: string, ip: string): Promise<void> {

@@ -9,10 +9,12 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
-export type LimiterFactory = (points: number, durationSeconds: number) => RateLimiterAbstract;
+/** Makes a limiter of `points` per `durationSeconds`; `keyPrefix` keeps limiters' counters apart. */
+export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix: string) => RateLimiterAbstract;
 
-export const memoryLimiters: LimiterFactory = (points, duration) =>
-  new RateLimiterMemory({ points, duration, keyPrefix: `rl:${points}:${duration}` });
+/** Counters in this process: right for one instance. */
+export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
+  new RateLimiterMemory({ points, duration, keyPrefix });
 
 /** Thrown when a request is over its plan's rate; carries the state for the headers. */
 export class RateLimitExceeded extends Error {
@@ -35,7 +37,7 @@ export class AccountRateLimiter {
     const id = `${plan.rate_limit}/${plan.window_seconds}`;
     let limiter = this.#limiters.get(id);
     if (!limiter) {
-      limiter = this.factory(plan.rate_limit, plan.window_seconds);
+      limiter = this.factory(plan.rate_limit, plan.window_seconds, `rl:${id}`);
       this.#limiters.set(id, limiter);
     }
     return limiter;

@@ -1,5 +1,6 @@
 import type { SubscriptionStatus } from "@iccid/core";
 import type { CustomPrefix } from "../decode/decoder.js";
+import type { DumpRow } from "./tables.js";
 
 // Times are epoch milliseconds throughout the store (BIGINT-friendly, no time-zone parsing on hot paths).
 
@@ -125,4 +126,9 @@ export interface Store {
   charge(charge: Charge): Promise<ChargeOutcome>;
   quotaUsed(accountId: string, periodStart: number): Promise<number>;
   usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]>;
+
+  /** Every row of every table, in foreign-key order (for moving data between stores). */
+  dump(): AsyncIterable<DumpRow>;
+  /** Loads dumped rows into an empty store, in one transaction. */
+  restore(rows: AsyncIterable<DumpRow>): Promise<number>;
 }

@@ -16,6 +16,8 @@ import type {
   Subscription,
   UsageRow,
 } from "../store.js";
+import { StoreUnavailable } from "../errors.js";
+import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
 import { MIGRATIONS } from "./migrations.js";
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -235,7 +237,13 @@ export class SqliteStore implements Store {
   }
 
   async charge(c: Charge): Promise<ChargeOutcome> {
-    return this.#chargeTx(c);
+    try {
+      return this.#chargeTx(c);
+    } catch (error) {
+      // Another process held the write lock past busy_timeout: a 503 to retry, not a 500.
+      if ((error as { code?: string }).code === "SQLITE_BUSY") throw new StoreUnavailable({ cause: error });
+      throw error;
+    }
   }
 
   #charge(c: Charge): ChargeOutcome {
@@ -272,5 +280,32 @@ export class SqliteStore implements Store {
       `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
        WHERE account_id = ? AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start`,
     ).all(accountId, from, to) as UsageRow[];
+  }
+
+  async *dump(): AsyncIterable<DumpRow> {
+    for (const table of TABLE_NAMES) {
+      const columns = TABLES[table].join(", ");
+      for (const row of this.#db.prepare(`SELECT ${columns} FROM ${table}`).iterate()) {
+        yield { table, row: row as DumpRow["row"] };
+      }
+    }
+  }
+
+  async restore(rows: AsyncIterable<DumpRow>): Promise<number> {
+    // better-sqlite3 transactions cannot span awaits, so this one is opened by hand; the import command
+    // is the only user of the connection while it runs.
+    this.#db.exec("BEGIN IMMEDIATE");
+    let count = 0;
+    try {
+      for await (const { table, row } of rows) {
+        this.#sql(restoreSql(table, () => "?")).run(...TABLES[table].map((c) => row[c] ?? null));
+        count++;
+      }
+      this.#db.exec("COMMIT");
+      return count;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
   }
 }

@@ -1,0 +1,30 @@
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
+import type { LimiterFactory } from "./rate-limit.js";
+
+/**
+ * Counters in Redis, shared by every instance, so a plan's limit holds across all of them and the
+ * RateLimit fields agree whichever instance answers. If Redis cannot be reached, each instance falls back
+ * to its own in-memory limiter (the insurance limiter) rather than failing requests.
+ */
+export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory {
+  return (points, duration, keyPrefix) =>
+    new RateLimiterRedis({
+      storeClient: redis,
+      points,
+      duration,
+      keyPrefix: `${namespace}:${keyPrefix}`,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
+    });
+}
+
+/** A client that fails fast while Redis is down (so the insurance limiter answers) and reconnects. */
+export function connectRedis(url: string): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+}

@@ -1,0 +1,327 @@
+import pg from "pg";
+import type { CustomPrefix } from "../../decode/decoder.js";
+import { StoreUnavailable } from "../errors.js";
+import type {
+  Account,
+  ApiKeyRow,
+  Charge,
+  ChargeOutcome,
+  KeyGrant,
+  NewAccount,
+  Plan,
+  RevokeOutcome,
+  SessionRow,
+  Store,
+  Subscription,
+  UsageRow,
+} from "../store.js";
+import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { MIGRATIONS } from "./migrations.js";
+
+// Times and counters are BIGINT; every value this store keeps fits a JS number exactly, so read them as
+// numbers rather than pg's default strings.
+const types = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as "text"),
+};
+
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03"]);
+const MIGRATION_LOCK = 0x1cc1d; // any constant: serialises migrations across instances
+
+function unavailable(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? "";
+  return UNAVAILABLE_CODES.has(code) || code.startsWith("08") || /timeout exceeded when trying to connect/i.test(String((error as Error).message));
+}
+
+type Queryable = Pick<pg.PoolClient, "query">;
+
+/** The shared store for several instances: PostgreSQL through a connection pool. */
+export class PgStore implements Store {
+  readonly #pool: pg.Pool;
+
+  constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
+    this.#pool = new pg.Pool({
+      connectionString,
+      types,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: 5_000,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
+  }
+
+  async #query<R>(sql: string, params: unknown[] = [], on: Queryable = this.#pool): Promise<R[]> {
+    try {
+      return (await on.query(sql, params)).rows as R[];
+    } catch (error) {
+      if (unavailable(error)) throw new StoreUnavailable({ cause: error });
+      throw error;
+    }
+  }
+
+  async #one<R>(sql: string, params: unknown[] = [], on?: Queryable): Promise<R | undefined> {
+    return (await this.#query<R>(sql, params, on))[0];
+  }
+
+  async #transaction<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw new StoreUnavailable({ cause: error });
+    }
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async migrate(): Promise<void> {
+    await this.#transaction(async (tx) => {
+      await this.#query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK], tx);
+      await this.#query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", [], tx);
+      const row = await this.#one<{ version: number }>("SELECT version FROM schema_version", [], tx);
+      const version = row?.version ?? 0;
+      for (let i = version; i < MIGRATIONS.length; i++) await this.#query(MIGRATIONS[i]!, [], tx);
+      if (!row) await this.#query("INSERT INTO schema_version (version) VALUES ($1)", [MIGRATIONS.length], tx);
+      else if (version < MIGRATIONS.length) await this.#query("UPDATE schema_version SET version = $1", [MIGRATIONS.length], tx);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+
+  async ping(): Promise<void> {
+    await this.#query("SELECT 1");
+  }
+
+  async upsertPlan(plan: Plan): Promise<void> {
+    await this.#query(
+      `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
+         window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
+      [plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups],
+    );
+  }
+
+  async getPlan(name: string): Promise<Plan | undefined> {
+    return this.#one<Plan>("SELECT * FROM plans WHERE name = $1", [name]);
+  }
+
+  async createAccount({ account, subscription }: NewAccount): Promise<void> {
+    await this.#transaction(async (tx) => {
+      await this.#query("INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)",
+        [account.id, account.email, account.password_hash, account.created_at], tx);
+      await this.#query("INSERT INTO subscriptions (account_id, status, plan, period_anchor) VALUES ($1, $2, $3, $4)",
+        [subscription.account_id, subscription.status, subscription.plan, subscription.period_anchor], tx);
+    });
+  }
+
+  async countAccounts(): Promise<number> {
+    return (await this.#one<{ n: number }>("SELECT count(*)::int AS n FROM accounts"))!.n;
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    return this.#one<Account>("SELECT * FROM accounts WHERE id = $1", [id]);
+  }
+
+  async findAccountByEmail(email: string): Promise<Account | undefined> {
+    return this.#one<Account>("SELECT * FROM accounts WHERE email = $1", [email]);
+  }
+
+  async listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
+    const rows = await this.#query<Account & Omit<Subscription, "account_id">>(
+      `SELECT a.*, s.status, s.plan, s.period_anchor FROM accounts a
+       JOIN subscriptions s ON s.account_id = a.id ORDER BY a.created_at, a.id`,
+    );
+    return rows.map(({ status, plan, period_anchor, ...account }) => ({
+      ...account,
+      subscription: { account_id: account.id, status, plan, period_anchor },
+    }));
+  }
+
+  async getSubscription(accountId: string): Promise<Subscription | undefined> {
+    return this.#one<Subscription>("SELECT * FROM subscriptions WHERE account_id = $1", [accountId]);
+  }
+
+  async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
+    await this.#query("UPDATE subscriptions SET status = coalesce($1, status), plan = coalesce($2, plan) WHERE account_id = $3",
+      [changes.status ?? null, changes.plan ?? null, accountId]);
+  }
+
+  async insertKey(key: ApiKeyRow): Promise<void> {
+    await this.#query(
+      `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at],
+    );
+  }
+
+  async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
+    const row = await this.#one<ApiKeyRow & Omit<Account, "id" | "created_at"> & Omit<Subscription, "account_id"> &
+      Omit<Plan, "name"> & { account_created_at: number }>(
+      `SELECT k.*, a.email, a.password_hash, a.created_at AS account_created_at,
+              s.status, s.plan, s.period_anchor, p.rate_limit, p.window_seconds, p.monthly_lookups
+       FROM api_keys k
+       JOIN accounts a ON a.id = k.account_id
+       JOIN subscriptions s ON s.account_id = k.account_id
+       JOIN plans p ON p.name = s.plan
+       WHERE k.hash = $1`,
+      [hash],
+    );
+    if (!row) return undefined;
+    const { email, password_hash, account_created_at, status, plan, period_anchor, rate_limit, window_seconds,
+      monthly_lookups, ...key } = row;
+    return {
+      key,
+      account: { id: key.account_id, email, password_hash, created_at: account_created_at },
+      subscription: { account_id: key.account_id, status, plan, period_anchor },
+      plan: { name: plan, rate_limit, window_seconds, monthly_lookups },
+    };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return this.#query<ApiKeyRow>("SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id", [accountId]);
+  }
+
+  async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
+    const row = await this.#one<{ revoked_at: number }>(
+      "UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2 AND account_id = $3 RETURNING revoked_at",
+      [at, keyId, accountId],
+    );
+    if (!row) return "not_found";
+    return row.revoked_at === at ? "revoked" : "already_revoked";
+  }
+
+  async touchKey(keyId: string, at: number): Promise<void> {
+    await this.#query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2", [at, keyId]);
+  }
+
+  async insertSession(s: SessionRow): Promise<void> {
+    await this.#query("INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+      [s.hash, s.account_id, s.created_at, s.last_seen_at, s.expires_at]);
+  }
+
+  async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
+    const row = await this.#one<SessionRow & { email: string; password_hash: string; account_created_at: number }>(
+      `SELECT s.*, a.email, a.password_hash, a.created_at AS account_created_at
+       FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = $1`,
+      [hash],
+    );
+    if (!row) return undefined;
+    const { email, password_hash, account_created_at, ...session } = row;
+    return { session, account: { id: session.account_id, email, password_hash, created_at: account_created_at } };
+  }
+
+  async touchSession(hash: string, at: number): Promise<void> {
+    await this.#query("UPDATE sessions SET last_seen_at = $1 WHERE hash = $2", [at, hash]);
+  }
+
+  async deleteSession(hash: string): Promise<void> {
+    await this.#query("DELETE FROM sessions WHERE hash = $1", [hash]);
+  }
+
+  async deleteExpiredSessions(now: number, idleMs: number): Promise<number> {
+    const rows = await this.#query("DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2 RETURNING hash", [now, now - idleMs]);
+    return rows.length;
+  }
+
+  async replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    await this.#transaction(async (tx) => {
+      await this.#query("DELETE FROM custom_prefixes", [], tx);
+      await this.#insertPrefixes(prefixes, tx);
+    });
+  }
+
+  async upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    await this.#transaction((tx) => this.#insertPrefixes(prefixes, tx));
+  }
+
+  async #insertPrefixes(prefixes: CustomPrefix[], tx: Queryable): Promise<void> {
+    for (const p of prefixes) {
+      await this.#query(
+        `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES ($1, $2, $3)
+         ON CONFLICT (prefix) DO UPDATE SET name = excluded.name, country_iso2 = excluded.country_iso2`,
+        [p.prefix, p.name, p.country_iso2],
+        tx,
+      );
+    }
+  }
+
+  async listCustomPrefixes(): Promise<CustomPrefix[]> {
+    return this.#query<CustomPrefix>("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix");
+  }
+
+  async charge(c: Charge): Promise<ChargeOutcome> {
+    return this.#transaction(async (tx) => {
+      // ON CONFLICT DO UPDATE locks the counter row and re-checks the WHERE on its latest version, so
+      // concurrent charges from any instance serialise on it and never overrun the quota.
+      const counted = await this.#one<{ used: number }>(
+        `INSERT INTO quota_counters (account_id, period_start, used)
+         SELECT $1::text, $2::bigint, $3::bigint WHERE $3::bigint <= $4::bigint
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = quota_counters.used + excluded.used
+         WHERE quota_counters.used + excluded.used <= $4::bigint
+         RETURNING used`,
+        [c.account_id, c.period_start, c.lookups, c.quota_limit],
+        tx,
+      );
+      if (!counted) return { charged: false, used: await this.#quotaUsed(c.account_id, c.period_start, tx) };
+      await this.#query(
+        `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES ($1, $2, $3, 1, $4)
+         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+           requests = usage_counters.requests + 1, lookups = usage_counters.lookups + excluded.lookups`,
+        [c.account_id, c.bucket_start, c.key_id, c.lookups],
+        tx,
+      );
+      return { charged: true, used: counted.used };
+    });
+  }
+
+  async #quotaUsed(accountId: string, periodStart: number, on?: Queryable): Promise<number> {
+    const row = await this.#one<{ used: number }>(
+      "SELECT used FROM quota_counters WHERE account_id = $1 AND period_start = $2",
+      [accountId, periodStart],
+      on,
+    );
+    return row?.used ?? 0;
+  }
+
+  async quotaUsed(accountId: string, periodStart: number): Promise<number> {
+    return this.#quotaUsed(accountId, periodStart);
+  }
+
+  async usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {
+    return this.#query<UsageRow>(
+      `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
+       WHERE account_id = $1 AND bucket_start >= $2 AND bucket_start < $3 ORDER BY bucket_start`,
+      [accountId, from, to],
+    );
+  }
+
+  async *dump(): AsyncIterable<DumpRow> {
+    for (const table of TABLE_NAMES) {
+      for (const row of await this.#query<DumpRow["row"]>(`SELECT ${TABLES[table].join(", ")} FROM ${table}`)) {
+        yield { table, row };
+      }
+    }
+  }
+
+  async restore(rows: AsyncIterable<DumpRow>): Promise<number> {
+    return this.#transaction(async (tx) => {
+      let count = 0;
+      for await (const { table, row } of rows) {
+        await this.#query(restoreSql(table, (i) => `$${i}`), TABLES[table].map((c) => row[c] ?? null), tx);
+        count++;
+      }
+      return count;
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The tables and columns every store holds, in foreign-key order: what `export` writes and `import`
+ * reads, so data moves between SQLite and PostgreSQL without either knowing the other.
+ */
+export const TABLES = {
+  plans: ["name", "rate_limit", "window_seconds", "monthly_lookups"],
+  accounts: ["id", "email", "password_hash", "created_at"],
+  subscriptions: ["account_id", "status", "plan", "period_anchor"],
+  api_keys: ["id", "account_id", "name", "prefix", "last4", "hash", "created_at", "last_used_at", "revoked_at"],
+  sessions: ["hash", "account_id", "created_at", "last_seen_at", "expires_at"],
+  custom_prefixes: ["prefix", "name", "country_iso2"],
+  quota_counters: ["account_id", "period_start", "used"],
+  usage_counters: ["account_id", "bucket_start", "key_id", "requests", "lookups"],
+} as const;
+
+export type TableName = keyof typeof TABLES;
+export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+
+/** One row of one table, as exported (one JSON line each). */
+export interface DumpRow {
+  table: TableName;
+  row: Record<string, string | number | null>;
+}
+
+/**
+ * The INSERT that restores one row (`?` or `$n` placeholders). Plans are upserted: a migrated database
+ * already holds the default plan, and the exported one should win.
+ */
+export function restoreSql(table: TableName, placeholder: (i: number) => string): string {
+  const columns = TABLES[table];
+  const insert = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => placeholder(i + 1)).join(", ")})`;
+  if (table !== "plans") return insert;
+  return `${insert} ON CONFLICT (name) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")}`;
+}
