@@ -107,6 +107,7 @@ export class IccidClient {
   private readonly userAgent: string;
   private readonly defaults: { timeoutMs: number; maxRetries: number; deadlineMs: number | undefined };
   private readonly retryDelays: RetryDelays;
+  private checkedKey: string | undefined;
   /** @internal */
   readonly cookie: SessionCookie;
 
@@ -186,6 +187,7 @@ export class IccidClient {
 
   private checkedApiKey(): string {
     const key = this.apiKey;
+    if (key !== undefined && key === this.checkedKey) return key; // the checksum is computed once, not per call
     if (!key) {
       throw new ApiKeyError("missing_api_key", "no API key: pass { apiKey } to new IccidClient() or set ICCID_API_KEY");
     }
@@ -195,6 +197,7 @@ export class IccidClient {
         `the API key ${masked(key)} is not a well-formed ICCID Lookup key (iccid_ + 28 base62 characters ending in a checksum); check it for a typo or truncation`,
       );
     }
+    this.checkedKey = key;
     return key;
   }
 }
