@@ -110,6 +110,20 @@ export function buildOpenApi(version: string): JsonObject {
           [...BEARER, "invalid_input"],
         ),
       },
+      "/api/v1/account/usage": {
+        get: operation(
+          "Usage, quota and rate limit of the signed-in account (for the account page)",
+          {
+            security: cookie,
+            description:
+              "The same report as GET /api/v1/usage, for a web session instead of an API key. Spends neither quota " +
+              "nor rate limit, and also answers when the subscription is not active (the status is in the report).",
+            parameters: usageParameters,
+            responses: { "200": { description: "Usage", content: json("Usage") } },
+          },
+          [...SESSION, "invalid_input"],
+        ),
+      },
       "/api/v1/session": {
         post: operation(
           "Sign in (sets the iccid_session cookie)",
@@ -144,6 +158,27 @@ export function buildOpenApi(version: string): JsonObject {
             responses: { "204": { description: "Revoked" } },
           },
           [...SESSION, "csrf_rejected", "not_found"],
+        ),
+      },
+      "/": {
+        get: operation("Redirects to the account page", { security: [], responses: { "302": { description: "To /account" } } }, []),
+      },
+      "/account": {
+        get: operation(
+          "The account page: sign in, manage API keys, see usage (HTML)",
+          { security: [], responses: { "200": { description: "HTML, with a strict Content-Security-Policy" } } },
+          [],
+        ),
+      },
+      "/account/assets/{file}": {
+        get: operation(
+          "The account page's scripts and styles",
+          {
+            security: [],
+            parameters: [{ name: "file", in: "path", required: true, schema: { type: "string" } }],
+            responses: { "200": { description: "JavaScript or CSS" } },
+          },
+          ["not_found"],
         ),
       },
       "/docs/errors": {

@@ -23,6 +23,10 @@ const ROUTES = [
   ["get", "/api/v1/keys"],
   ["post", "/api/v1/keys"],
   ["delete", "/api/v1/keys/{id}"],
+  ["get", "/api/v1/account/usage"],
+  ["get", "/"],
+  ["get", "/account"],
+  ["get", "/account/assets/{file}"],
   ["get", "/docs/errors"],
 ] as const;
 
@@ -43,7 +47,7 @@ describe("OpenAPI document", () => {
     );
     expect(documented.sort()).toEqual(ROUTES.map(([m, p]) => `${m} ${p}`).sort());
     for (const [method, path] of ROUTES) {
-      const r = await call(server.url, method.toUpperCase(), path.replace("{id}", "key_x"));
+      const r = await call(server.url, method.toUpperCase(), path.replace("{id}", "key_x").replace("{file}", "account.css"));
       // Routed: whatever the answer (401 without credentials, 404 for the made-up key id), never "no such route".
       expect(r.status, `${method} ${path}`).not.toBe(405);
       expect(r.body?.detail, `${method} ${path}`).not.toBe("No such route.");

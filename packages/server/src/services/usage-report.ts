@@ -18,6 +18,12 @@ export interface UsageParams {
   group_by?: "api_key";
 }
 
+/**
+ * Whose usage a report is about. A Bearer grant is one; the account page builds one from its session
+ * (the report never looks at which key asked).
+ */
+export type UsageSubject = Pick<KeyGrant, "account" | "subscription" | "plan">;
+
 /** A bare date means midnight UTC of that day. */
 function instant(value: string): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
@@ -30,7 +36,7 @@ export class UsageReport {
     private readonly clock: Clock,
   ) {}
 
-  async build(grant: KeyGrant, params: UsageParams, rateLimit: RateLimitState): Promise<Usage> {
+  async build(grant: UsageSubject, params: UsageParams, rateLimit: RateLimitState): Promise<Usage> {
     const now = this.clock.now();
     const current = billingPeriod(grant.subscription.period_anchor, now);
     const from = params.from === undefined ? current.start : instant(params.from);

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HttpProblem } from "../http/problem.js";
+import type { ApiRouter } from "./context.js";
+
+// The page's HTML, CSS and compiled browser modules live in dist/web (built by `pnpm build` from web/).
+// This file sits in src/routes when tests run from sources and in dist/routes when built: from either
+// place, ../../dist/web is the same folder.
+const WEB_DIR = fileURLToPath(new URL("../../dist/web/", import.meta.url));
+
+/** Strict: only our own files, nothing inline, no framing, no form posts or fetches elsewhere. */
+export const ACCOUNT_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+interface Asset {
+  type: string;
+  body: Buffer;
+}
+
+/** Reads the built page once: a request never touches the disk, and only files present at start are served. */
+function loadAssets(dir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  if (!existsSync(dir)) return assets;
+  for (const name of readdirSync(dir)) {
+    const type = TYPES[extname(name)];
+    if (type) assets.set(name, { type, body: readFileSync(join(dir, name)) });
+  }
+  return assets;
+}
+
+export function accountPageRoutes(router: ApiRouter, webDir: string = WEB_DIR): void {
+  const assets = loadAssets(webDir);
+  const page = assets.get("account.html");
+
+  router.get("/", (ctx) => {
+    ctx.redirect("/account");
+  });
+
+  router.get("/account", (ctx) => {
+    // A server started from sources without a build still answers its API; only the page is missing.
+    if (!page) throw new HttpProblem("unavailable", "The account page is not built: run `pnpm build`.");
+    ctx.set("Content-Security-Policy", ACCOUNT_PAGE_CSP);
+    ctx.set("X-Frame-Options", "DENY");
+    ctx.type = page.type;
+    ctx.body = page.body;
+  });
+
+  router.get("/account/assets/:file", (ctx) => {
+    const file = ctx.params.file!;
+    const asset = file === "account.html" ? undefined : assets.get(file);
+    if (!asset) throw new HttpProblem("not_found", "No such asset.");
+    ctx.set("Content-Security-Policy", ACCOUNT_PAGE_CSP);
+    ctx.type = asset.type;
+    ctx.body = asset.body;
+  });
+}

@@ -1,0 +1,22 @@
+import { UsageQuery } from "@iccid/core";
+import { parseInput } from "../http/json-body.js";
+import { requireSession } from "../http/session-auth.js";
+import type { ApiRouter, RouteServices } from "./context.js";
+
+/**
+ * The usage report for the signed-in account (the account page has a session, not an API key). Same query
+ * and answer as GET /api/v1/usage. Unlike the Bearer read it also answers for an inactive subscription: the
+ * page is where a user goes to see that status.
+ */
+export function accountUsageRoutes(router: ApiRouter, s: RouteServices): void {
+  router.get("/api/v1/account/usage", requireSession(s.sessions), async (ctx) => {
+    const query = parseInput(UsageQuery, { ...ctx.query }, "query");
+    const { account } = ctx.state.session;
+    const subscription = await s.store.getSubscription(account.id);
+    const plan = subscription && (await s.store.getPlan(subscription.plan));
+    // Every account is created with a subscription on an existing plan; a gap is a broken store (500).
+    if (!subscription || !plan) throw new Error("account without a subscription or plan");
+    // peek, not consume: reading usage spends no request, as on the Bearer route.
+    ctx.body = await s.usage.build({ account, subscription, plan }, query, await s.limiter.peek(account.id, plan));
+  });
+}

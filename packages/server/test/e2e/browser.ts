@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+// Debian's Chromium (apt-get install chromium); ICCID_CHROMIUM points elsewhere, e.g. on a Mac.
+export const CHROMIUM = process.env.ICCID_CHROMIUM ?? "/usr/bin/chromium";
+export const SCREENSHOTS = new URL("./screenshots/", import.meta.url);
+
+/** Headless, and quiet: no background traffic that would show up as requests we did not make. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (or set ICCID_CHROMIUM to a Chromium binary).`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+/**
+ * Watches a page for what must never happen on the account page: a request to anywhere but our server,
+ * a CSP violation or other console error, an uncaught exception.
+ */
+export function watchPage(page: Page, origin: string): { problems: string[] } {
+  const problems: string[] = [];
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith("data:")) problems.push(`external request: ${url}`);
+  });
+  page.on("console", (message) => {
+    // Chromium logs every 401 answer as an error; the page expects them (not signed in, wrong password).
+    if (/Failed to load resource: .* status of 401/.test(message.text())) return;
+    if (message.type() === "error" || /Content Security Policy/i.test(message.text())) problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  return { problems };
+}
+
+/** A fixed locale and zone so screenshots read the same on every machine. */
+export async function newContext(browser: Browser, viewport: { width: number; height: number }): Promise<BrowserContext> {
+  return browser.newContext({ viewport, locale: "en-US", timezoneId: "UTC", colorScheme: "light", reducedMotion: "reduce" });
+}
+
+/** The whole page by default; `viewport` for modal states, where a full-page shot cuts the backdrop off. */
+export async function screenshot(page: Page, name: string, { viewport = false } = {}): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: !viewport });
+}

@@ -1,0 +1,74 @@
+import type { CreatedKey, KeyList, KeyRecord, Problem, Session, Usage } from "@iccid/core";
+
+/** An answer that was not a success, carrying the server's problem details when it sent them. */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly requestId: string | undefined,
+  ) {
+    super(detail);
+    this.name = "ApiProblem";
+  }
+
+  /** The session is gone (expired, signed out elsewhere): the page goes back to the sign-in form. */
+  get signedOut(): boolean {
+    return this.status === 401 && this.code === "not_authenticated";
+  }
+}
+
+async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      // Same-origin fetches carry the HttpOnly session cookie; the browser adds Origin and Sec-Fetch-Site,
+      // which is what the server's CSRF check wants to see.
+      credentials: "same-origin",
+      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiProblem(0, "network_error", "The server could not be reached. Check your connection and try again.", undefined);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const data: unknown = text === "" ? undefined : safeJson(text);
+  if (response.ok) return data as T;
+  const problem = (data ?? {}) as Partial<Problem>;
+  throw new ApiProblem(
+    response.status,
+    problem.code ?? "http_error",
+    problem.detail ?? problem.title ?? `The server answered ${response.status}.`,
+    problem.request_id ?? response.headers.get("x-request-id") ?? undefined,
+  );
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The endpoints the page uses, one line each. */
+export const api = {
+  session: () => send<Session>("GET", "/api/v1/session"),
+  signIn: (email: string, password: string) => send<Session>("POST", "/api/v1/session", { email, password }),
+  signOut: () => send<void>("DELETE", "/api/v1/session"),
+  listKeys: async (): Promise<KeyRecord[]> => (await send<KeyList>("GET", "/api/v1/keys")).data,
+  createKey: (name: string | undefined) => send<CreatedKey>("POST", "/api/v1/keys", name ? { name } : {}),
+  revokeKey: (id: string) => send<void>("DELETE", `/api/v1/keys/${encodeURIComponent(id)}`),
+  usage: () => send<Usage>("GET", "/api/v1/account/usage?granularity=day"),
+};
+
+/**
+ * A message for a failed call. Server-side failures carry the request id, which is what support asks for;
+ * a 4xx is the user's to fix and its detail says how, so the id would only be noise there.
+ */
+export function describeProblem(error: unknown): string {
+  if (!(error instanceof ApiProblem)) return "Something went wrong. Reload the page and try again.";
+  return error.status >= 500 && error.requestId ? `${error.detail} (request id ${error.requestId})` : error.detail;
+}

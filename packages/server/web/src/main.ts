@@ -1,0 +1,77 @@
+import type { Session } from "@iccid/core";
+import { api, ApiProblem } from "./api.js";
+import { announce, byId } from "./dom.js";
+import { KeysPanel } from "./keys.js";
+import { SignInView } from "./sign-in.js";
+import { UsagePanel } from "./usage.js";
+
+// The account page: one of two views, sign-in or account. The session lives in an HttpOnly cookie the
+// page cannot read, so "am I signed in?" is asked of the server (GET /api/v1/session).
+
+const loading = byId("loading");
+const accountView = byId("account-view");
+const accountTitle = byId("account-title");
+const who = byId("who");
+const whoEmail = byId("who-email");
+const signOutButton = byId<HTMLButtonElement>("sign-out");
+
+/** A call failed because the session ended (expired, or signed out in another tab): back to sign-in. */
+function sessionLost(error: unknown): boolean {
+  if (!(error instanceof ApiProblem && error.signedOut)) return false;
+  showSignIn("Your session has ended. Sign in again.");
+  return true;
+}
+
+const signIn = new SignInView((session) => {
+  showAccount(session);
+  announce(`Signed in as ${session.account.email}.`);
+});
+const keys = new KeysPanel(sessionLost);
+const usage = new UsagePanel(sessionLost);
+
+function showSignIn(notice?: string): void {
+  loading.hidden = true;
+  accountView.hidden = true;
+  who.hidden = true;
+  keys.clear();
+  usage.clear();
+  signIn.show(notice);
+}
+
+function showAccount(session: Session): void {
+  loading.hidden = true;
+  signIn.hide();
+  whoEmail.textContent = session.account.email;
+  whoEmail.title = session.account.email; // the full address when the bar truncates it
+  who.hidden = false;
+  accountView.hidden = false;
+  accountTitle.focus();
+  void keys.load();
+  void usage.load();
+}
+
+signOutButton.addEventListener("click", async () => {
+  signOutButton.disabled = true;
+  try {
+    await api.signOut();
+  } catch (error) {
+    // Already signed out is what the user wanted; anything else still leaves this page signed out.
+    if (!(error instanceof ApiProblem && error.signedOut)) console.warn("sign-out failed", error);
+  } finally {
+    signOutButton.disabled = false;
+  }
+  showSignIn();
+  announce("Signed out.");
+});
+
+// Coming back to the tab after using a key elsewhere: show fresh usage without a click.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && !accountView.hidden) void usage.load();
+});
+
+try {
+  showAccount(await api.session());
+} catch (error) {
+  if (error instanceof ApiProblem && error.signedOut) showSignIn();
+  else showSignIn(`Could not reach the server. ${error instanceof Error ? error.message : ""}`.trim());
+}
