@@ -71,11 +71,20 @@ export async function* batchAll(
   const window: Promise<Chunk>[] = [];
   let exhausted = false;
   let failure: unknown;
+  let sourceError: { error: unknown } | undefined;
 
   async function readChunk(): Promise<Chunk | undefined> {
     const chunk: Chunk = { start: progress.read, items: [], send: [], offsets: [] };
     while (chunk.items.length < chunkSize) {
-      const next = await iterator.next();
+      let next: IteratorResult<string>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        // Thrown after the items before it are handed out, so the caller knows exactly where reading stopped.
+        sourceError = { error };
+        exhausted = true;
+        break;
+      }
       if (next.done) {
         exhausted = true;
         break;
@@ -148,6 +157,7 @@ export async function* batchAll(
         yield item!;
       }
     }
+    if (sourceError) throw sourceError.error;
   } finally {
     signal?.removeEventListener("abort", onAbort);
     stop.abort();

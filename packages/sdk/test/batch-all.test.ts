@@ -145,6 +145,20 @@ describe("batchAll", () => {
     expect([...backoffs][0]).toBeDefined();
   });
 
+  it("hands out every item read before the source failed, then throws the source's error", async () => {
+    const { client } = await setUp();
+    async function* source() {
+      for (let i = 0; i < 250; i++) yield iccidFor(i);
+      throw new Error("disk read failed");
+    }
+    const got: number[] = [];
+    const error = await (async () => {
+      for await (const item of client.iccid.batchAll(source(), { chunkSize: 100, concurrency: 1 })) got.push(item.index);
+    })().catch((e: unknown) => e);
+    expect((error as Error).message).toBe("disk read failed");
+    expect(got).toEqual(Array.from({ length: 250 }, (_, i) => i));
+  });
+
   it("answers malformed-only input offline, without a request", async () => {
     const api = mockApi(); // no interceptors and no network: any request would fail
     try {
