@@ -1,12 +1,13 @@
 import { defineConfig, type TestProjectConfiguration } from "vitest/config";
+import { sourceFirst } from "./vitest.shared.js";
 
-// Each package owns its vitest.config.ts (name, includes, setup); this file only lists them. With
-// ICCID_TEST_POSTGRES_URL set, the server's integration suite runs a second time on PostgreSQL (and on
-// Redis rate limits when ICCID_TEST_REDIS_URL is set too).
+// Each package owns its vitest.config.ts (name, includes, setup); this file lists them. With
+// ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL set (CI sets both), the server's integration suite
+// runs a second time on PostgreSQL with Redis rate limits, together with the scale-out tests.
 const projects: TestProjectConfiguration[] = ["packages/*/vitest.config.ts"];
-if (process.env.ICCID_TEST_POSTGRES_URL) {
+if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
   projects.push({
-    extends: "./packages/server/vitest.config.ts",
+    ...sourceFirst,
     test: {
       name: "server-postgres",
       root: "./packages/server",
@@ -14,6 +15,8 @@ if (process.env.ICCID_TEST_POSTGRES_URL) {
       // SQLite-only by nature: the command tests use files, the fault tests open SQLite directly.
       exclude: ["test/command.test.ts", "test/faults.test.ts", "test/e2e/**"],
       env: { ICCID_TEST_STORE: "postgres" },
+      globalSetup: ["../../vitest.build-setup.ts"],
+      testTimeout: 30_000,
     },
   });
 }

@@ -5,7 +5,7 @@ import type { SubscriptionStatus } from "@iccid/core";
 import { createApp } from "./app.js";
 import { loadDecoder } from "./decode/load.js";
 import { listen } from "./http-server.js";
-import { connectRedis, redisLimiters } from "./limits/redis-limiters.js";
+import { connectRedis, redisLimiters, redisReady } from "./limits/redis-limiters.js";
 import { Accounts } from "./services/accounts.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { DEFAULT_PLAN, type ServerSettings } from "./settings.js";
@@ -115,6 +115,7 @@ async function testStore(): Promise<TestBacking> {
   const schema: TestSchema = await createTestSchema(url);
   const redisUrl = process.env.ICCID_TEST_REDIS_URL;
   const redis = redisUrl ? connectRedis(redisUrl) : undefined;
+  if (redis && !(await redisReady(redis))) throw new Error(`Redis at ${redisUrl} is not reachable`);
   return {
     kind: "postgres",
     store: new PgStore(url, { schema: schema.name }),

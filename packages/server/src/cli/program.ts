@@ -10,7 +10,7 @@ import { ApiKeys } from "../services/api-keys.js";
 import { DEFAULT_PLAN } from "../settings.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
-import { connectRedis, redisLimiters } from "../limits/redis-limiters.js";
+import { connectRedis, redisLimiters, redisReady } from "../limits/redis-limiters.js";
 import { exportRows, importRows } from "./dump.js";
 import { rfc3339, systemClock } from "../time.js";
 import { bootstrapOwner } from "./bootstrap.js";
@@ -68,6 +68,7 @@ export function buildProgram(): Command {
       const store = await openMigrated(command.optsWithGlobals());
       const redis = settings.redis ? connectRedis(settings.redis) : undefined;
       redis?.on("error", (error: Error & { code?: string }) => logger.warn({ err: { code: error.code } }, "redis unavailable"));
+      if (redis && !(await redisReady(redis))) logger.warn("redis not ready: rate limits are per instance until it is");
       const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
       const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
       const decoder = await loadDecoder(store);

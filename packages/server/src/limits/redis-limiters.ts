@@ -28,3 +28,15 @@ export function connectRedis(url: string): Redis {
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
 }
+
+/** Resolves when the client is ready, or false after `timeoutMs` (the insurance limiter covers until then). */
+export function redisReady(redis: Redis, timeoutMs = 3_000): Promise<boolean> {
+  if (redis.status === "ready") return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    redis.once("ready", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
