@@ -34,12 +34,27 @@ describe("exit codes", () => {
   });
 
   it("every command's --help has examples", async () => {
-    const commands = [["lookup"], ["validate"], ["batch"], ["usage"], ["login"], ["logout"], ["keys"], ["config"], []];
+    const commands = [
+      ...["lookup", "validate", "batch", "usage", "login", "logout", "keys", "config"].map((c) => [c]),
+      ...["list", "create", "revoke"].map((c) => ["keys", c]),
+      ...["set", "get", "list", "unset", "path"].map((c) => ["config", c]),
+      [],
+    ];
     for (const command of commands) {
       const run = await iccid([...command, "--help"]);
       expect(run.code, command.join(" ")).toBe(0);
       expect(run.stdout, command.join(" ")).toContain("Examples:");
     }
+  });
+
+  it("a reader that stops early (| head) is not an error", async () => {
+    const { spawn } = await import("node:child_process");
+    const { BIN } = await import("./harness.js");
+    const shell = spawn("bash", ["-c", `"${process.execPath}" "${BIN}" validate ${Array(2000).fill(UK).join(" ")} | head -n 1; echo "status=\${PIPESTATUS[0]}"`]);
+    let out = "";
+    shell.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    await new Promise((resolve) => shell.on("close", resolve));
+    expect(out).toMatch(/status=0\n$/);
   });
 
   it("1: the server cannot be reached", async () => {

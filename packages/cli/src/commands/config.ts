@@ -24,6 +24,7 @@ const keyArgument = () => new Argument("<key>", "setting name").choices(SETTABLE
 
 function setCommand(ctx: CommandContext): Command {
   return new Command("set")
+    .addHelpText("after", "\nExamples:\n  $ iccid config set base_url https://iccid.example.com\n")
     .description("store a setting")
     .addArgument(keyArgument())
     .argument("<value>", "its value")
@@ -37,6 +38,7 @@ function setCommand(ctx: CommandContext): Command {
 
 function getCommand(ctx: CommandContext): Command {
   return new Command("get")
+    .addHelpText("after", "\nExamples:\n  $ iccid config get base_url\n")
     .description("print a setting's value (exit status 1 when it is not set)")
     .addArgument(keyArgument())
     .action(async (key: SettableKey) => {
@@ -48,6 +50,7 @@ function getCommand(ctx: CommandContext): Command {
 
 function unsetCommand(ctx: CommandContext): Command {
   return new Command("unset")
+    .addHelpText("after", "\nExamples:\n  $ iccid config unset api_key\n")
     .description("remove a setting")
     .addArgument(keyArgument())
     .action(async (key: SettableKey) => {
@@ -61,6 +64,7 @@ function unsetCommand(ctx: CommandContext): Command {
 
 function listCommand(ctx: CommandContext): Command {
   return new Command("list")
+    .addHelpText("after", "\nExamples:\n  $ iccid config list\n")
     .description("print every setting as key=value (the API key masked)")
     .action(async () => {
       const config = await ctx.config();
@@ -74,7 +78,10 @@ function listCommand(ctx: CommandContext): Command {
 }
 
 function pathCommand(ctx: CommandContext): Command {
-  return new Command("path").description("print the config file's path").action(() => {
+  return new Command("path")
+    .description("print the config file's path")
+    .addHelpText("after", "\nExamples:\n  $ cat \"$(iccid config path)\"\n")
+    .action(() => {
     ctx.term.stdout.write(configPath(ctx.term.env) + "\n");
   });
 }

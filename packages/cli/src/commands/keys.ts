@@ -33,7 +33,9 @@ async function withSession<T>(ctx: CommandContext, call: (client: IccidClient) =
 }
 
 function listCommand(ctx: CommandContext): Command {
-  const command = new Command("list").description("list the account's API keys (never the secrets)");
+  const command = new Command("list")
+    .description("list the account's API keys (never the secrets)")
+    .addHelpText("after", "\nExamples:\n  $ iccid keys list\n  $ iccid keys list --json | jq -r '.[] | select(.revoked_at == null) | .id'\n");
   for (const option of outputOptions()) command.addOption(option);
   return command.action(async (options: { output?: OutputFormat; json?: boolean }) => {
     const { data: keys } = await withSession(ctx, (client) => client.keys.list());
@@ -48,6 +50,7 @@ function createCommand(ctx: CommandContext): Command {
     .option("--name <name>", "a label to tell keys apart (up to 100 characters)")
     .option("--save", "also store the key in the config file as api_key")
     .option("--json", "print the whole key record as JSON (secret included)")
+    .addHelpText("after", '\nExamples:\n  $ iccid keys create --name "billing export"\n  $ iccid keys create --name laptop --save\n')
     .action(async (options: { name?: string; save?: boolean; json?: boolean }) => {
       const created = await withSession(ctx, (client) => client.keys.create(options.name ? { name: options.name } : {}));
       ctx.term.stdout.write(options.json ? JSON.stringify(created, null, 2) + "\n" : created.key + "\n");
@@ -64,6 +67,7 @@ function revokeCommand(ctx: CommandContext): Command {
   return new Command("revoke")
     .description("revoke an API key (it stops working at once; revoking twice is fine)")
     .argument("<id>", "the key id (key_…), from `iccid keys list`")
+    .addHelpText("after", "\nExamples:\n  $ iccid keys revoke key_2c9f0e7a\n")
     .action(async (id: string) => {
       await withSession(ctx, (client) => client.keys.revoke(id));
       note(ctx.term, `Revoked ${id}.`);
