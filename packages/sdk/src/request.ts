@@ -24,10 +24,11 @@ export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Pro
   const deadlinePassed = (attempts: number) =>
     new APITimeoutError({ host: policy.host, scope: "deadline", timeoutMs: policy.deadlineMs!, attempts });
 
+  let lastError: unknown;
   for (let n = 1; ; n++) {
     const shared = policy.backoff?.remainingMs() ?? 0;
     if (shared > 0) {
-      if (performance.now() + shared >= deadlineAt) throw deadlinePassed(n - 1);
+      if (performance.now() + shared >= deadlineAt) throw lastError ?? deadlinePassed(n - 1);
       await sleep(shared, policy.signal);
     }
     const left = deadlineAt - performance.now();
@@ -46,6 +47,7 @@ export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Pro
       error = thrown;
     }
 
+    lastError = error;
     if (n > policy.maxRetries || !isRetryable(error)) throw error;
     const delay = retryDelayMs(error, n, policy.delays);
     if (delay === undefined) throw error;
