@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
@@ -65,6 +66,12 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   const toFile = options.out !== undefined && options.out !== "-";
   if (options.resume && !toFile) throw new UsageError("--resume needs --out FILE (the output to carry on)");
   if (options.errors && options.errors === options.out) throw new UsageError("--errors must be another file than --out");
+  // Opening the output truncates it: writing over the input would destroy it before it is read.
+  for (const [flag, path] of [["--out", options.out], ["--errors", options.errors]] as const) {
+    if (path && path !== "-" && file !== "-" && resolve(path) === resolve(file)) {
+      throw new UsageError(`${flag} ${path} is the input file; write the results elsewhere`);
+    }
+  }
   const format = formatFor(options);
   const client = await ctx.apiClient(); // a missing or mistyped key fails before any reading
 
