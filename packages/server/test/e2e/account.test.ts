@@ -121,11 +121,13 @@ describe("account page", () => {
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("You have signed out.");
     expect(await page.locator("#account-view").isHidden()).toBe(true);
+    await screenshot(page, "08-signed-out");
     // The cookie is gone for real: a reload lands on the sign-in form again.
     await page.reload();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
-    await screenshot(page, "08-signed-out");
+    expect(await page.locator("#account-view").isHidden()).toBe(true);
 
     expect(watch.problems).toEqual([]);
     await context.close();

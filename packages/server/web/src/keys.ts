@@ -90,13 +90,15 @@ export class KeysPanel {
       return;
     }
     const head = ["Name", "Key", "Created", "Last used", "Status", "Actions"];
+    // Explicit roles throughout: the phone layout restyles the table as blocks, and Chromium then drops
+    // the implicit table semantics screen readers navigate by.
     this.#list.replaceChildren(
       h(
         "table",
-        { class: "keys-table" },
+        { class: "keys-table", role: "table" },
         h("caption", { class: "visually-hidden" }, "Your API keys"),
-        h("thead", {}, h("tr", {}, ...head.map((label) => h("th", { scope: "col" }, label)))),
-        h("tbody", {}, ...ordered(keys).map((key) => this.#row(key))),
+        h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, ...head.map((label) => h("th", { scope: "col", role: "columnheader" }, label)))),
+        h("tbody", { role: "rowgroup" }, ...ordered(keys).map((key) => this.#row(key))),
       ),
     );
   }
@@ -104,7 +106,7 @@ export class KeysPanel {
   #row(key: KeyRecord): HTMLTableRowElement {
     const revoked = key.revoked_at !== null;
     // data-label feeds the stacked layout on narrow screens (CSS shows it before each cell).
-    const cell = (label: string, ...content: Array<Node | string | null>) => h("td", { "data-label": label }, ...content);
+    const cell = (label: string, ...content: Array<Node | string | null>) => h("td", { "data-label": label, role: "cell" }, ...content);
     let action: Node | null = null; // none for a revoked key (and an :empty cell the phone layout hides)
     if (!revoked) {
       const button = h(
@@ -117,8 +119,8 @@ export class KeysPanel {
     }
     return h(
       "tr",
-      { "data-key-id": key.id, class: revoked ? "revoked" : undefined },
-      h("th", { scope: "row", "data-label": "Name" }, key.name ?? h("span", { class: "muted" }, "(no name)")),
+      { "data-key-id": key.id, class: revoked ? "revoked" : undefined, role: "row" },
+      h("th", { scope: "row", "data-label": "Name", role: "rowheader" }, key.name ?? h("span", { class: "muted" }, "(no name)")),
       cell("Key", h("code", {}, keyLabel(key))),
       cell("Created", when(key.created_at, "")),
       cell("Last used", when(key.last_used_at, "Never")),

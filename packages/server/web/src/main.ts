@@ -60,13 +60,14 @@ signOutButton.addEventListener("click", async () => {
   } finally {
     signOutButton.disabled = false;
   }
-  showSignIn();
-  announce("Signed out.");
+  showSignIn("You have signed out.");
 });
 
-// Coming back to the tab after using a key elsewhere: show fresh usage without a click.
+// Coming back to the tab after using a key elsewhere: fresh usage and "last used" without a click.
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && !accountView.hidden) void usage.load();
+  if (document.visibilityState !== "visible" || accountView.hidden) return;
+  void usage.load();
+  void keys.load();
 });
 
 try {
