@@ -21,6 +21,9 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
       "--no-first-run",
       "--disable-quic",
+      // Containers often have a 64 MB /dev/shm, where Chromium crashes mid-test; Debian's launcher means
+      // to add this flag then but its check can misfire, so say it ourselves.
+      "--disable-dev-shm-usage",
     ],
   });
 }
