@@ -163,6 +163,21 @@ describe("iccid batch at size", () => {
     });
   }, 120_000);
 
+  it("an exhausted quota mid-run stops with 5, whole rows written, and the resume command", async () => {
+    await server.setPlan("small", { rate_limit: 1000, window_seconds: 60, monthly_lookups: 2500 });
+    const account = await server.createAccount({ plan: "small" });
+    const input = join(dir, "quota.csv");
+    const out = join(dir, "quota-out.csv");
+    bigCsv(input, 5000);
+    const run = await iccid(["batch", input, "--out", out, "--concurrency", "1"], { env: serverEnv(server.url, account.apiKey) });
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain("Stopped by an error");
+    expect(run.stderr).toContain("--resume");
+    expect(run.stderr).toMatch(/iccid: error: quota_exceeded/);
+    const rows = readFileSync(out, "utf8").trimEnd().split("\n");
+    expect(rows).toHaveLength(2001); // two batches of 1000 fit in 2500 lookups; the third is refused whole
+  });
+
   it("--resume without --out is a usage error", async () => {
     const run = await iccid(["batch", join(EXAMPLES, "sims.csv"), "--resume"], { env });
     expect(run.code).toBe(2);
