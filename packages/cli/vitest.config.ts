@@ -2,14 +2,14 @@ import { defineProject, mergeConfig } from "vitest/config";
 import { sourceFirst } from "../../vitest.shared.js";
 
 // Unit tests (src/**) run against sources; end-to-end tests (test/**) spawn the built binary, which the
-// global setup builds first (core, sdk, cli: tsc, a few seconds) so that they test what users run.
+// shared global setup builds first (once per vitest run) so that they test what users run.
 export default mergeConfig(
   sourceFirst,
   defineProject({
     test: {
       name: "cli",
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-      globalSetup: ["./test/build.global.ts"],
+      globalSetup: ["../../vitest.build-setup.ts"],
       testTimeout: 60_000,
       hookTimeout: 120_000,
     },
