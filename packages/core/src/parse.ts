@@ -45,10 +45,15 @@ const HEX_ONLY = /^[0-9A-F]+$/;
 const DECIMAL_ONLY = /^[0-9]+$/;
 const STANDARD_LENGTHS = new Set([19, 20]);
 
-const WARNINGS: Record<IccidWarningCode, string> = {
-  padding_stripped: "trailing F padding was removed",
-  non_standard_length: "the length is allowed but unusual (19 and 20 are standard)",
-  hex_digits: "the number holds hex digits A-F, so the Luhn check does not apply",
+// One frozen object per warning, shared by every result: no allocation per ICCID, and a serialiser can
+// recognise them by identity.
+const WARNINGS: Record<IccidWarningCode, Readonly<IccidWarning>> = {
+  padding_stripped: Object.freeze({ code: "padding_stripped", message: "trailing F padding was removed" }),
+  non_standard_length: Object.freeze({
+    code: "non_standard_length",
+    message: "the length is allowed but unusual (19 and 20 are standard)",
+  }),
+  hex_digits: Object.freeze({ code: "hex_digits", message: "the number holds hex digits A-F, so the Luhn check does not apply" }),
 };
 
 function reject(input: string, code: IccidErrorCode, message: string): RejectedIccid {
@@ -56,7 +61,7 @@ function reject(input: string, code: IccidErrorCode, message: string): RejectedI
 }
 
 function warning(code: IccidWarningCode): IccidWarning {
-  return { code, message: WARNINGS[code] };
+  return WARNINGS[code];
 }
 
 /** Checks the grammar of one ICCID (API.md, "ICCID grammar"). Never throws, whatever it is given. */

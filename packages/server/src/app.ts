@@ -6,8 +6,7 @@ import type { IccidDecoder } from "./decode/decoder.js";
 import { accessLog } from "./http/access-log.js";
 import { HttpProblem } from "./http/problem.js";
 import { problemMiddleware } from "./http/problem-middleware.js";
-import { requestId } from "./http/request-id.js";
-import { securityHeaders } from "./http/security-headers.js";
+import { wireBasics } from "./http/wire-basics.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
 import { LoginThrottle } from "./limits/login-throttle.js";
@@ -83,8 +82,7 @@ export function createApp(deps: AppDeps): IccidApp {
   const lifecycle = new Lifecycle();
   const app = new Koa<AppState>({ proxy: settings.trustProxy });
   app.silent = true; // errors are answered and logged by problemMiddleware, never printed with stacks
-  app.use(requestId());
-  app.use(securityHeaders());
+  app.use(wireBasics());
   app.use(accessLog(logger));
   app.use(problemMiddleware(logger));
   app.use(lifecycle.guard());

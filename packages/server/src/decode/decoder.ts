@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parseIccid, type Country, type LookupResult, type RejectedIccid } from "@iccid/core";
+import { parseIccid, type Country, type Issuer, type LookupResult, type RejectedIccid } from "@iccid/core";
 import { callingCodeTable, type CallingCodeTable } from "./calling-codes.js";
 import { countryName, resolveCountry } from "./country-names.js";
 import { ITU_LIST, ituIssuerEntries } from "./itu-issuers.js";
@@ -27,6 +27,7 @@ export class IccidDecoder {
   readonly #codes: CallingCodeTable;
   readonly #index: PrefixIndex;
   readonly #countries = new Map<string, Country>();
+  readonly #issuers = new WeakMap<IssuerEntry, Issuer>();
 
   constructor(customPrefixes: readonly CustomPrefix[] = []) {
     this.#codes = callingCodeTable();
@@ -63,7 +64,7 @@ export class IccidDecoder {
         mii: parsed.mii,
         calling_code: code,
         country: this.#country(code, issuer),
-        issuer: issuer ? { prefix: issuer.prefix, name: issuer.name, source: issuer.source } : null,
+        issuer: issuer ? this.#issuerObject(issuer) : null,
         account_number: issuer ? iccid.slice(issuer.prefix.length, -1) : null,
         warnings: parsed.warnings,
         data_version: this.dataVersion,
@@ -86,10 +87,20 @@ export class IccidDecoder {
     return iso2 ? this.#countryObject(iso2) : null;
   }
 
+  /** One wire object per issuer entry, shared by every result that names it. */
+  #issuerObject(entry: IssuerEntry): Issuer {
+    let issuer = this.#issuers.get(entry);
+    if (!issuer) {
+      issuer = Object.freeze({ prefix: entry.prefix, name: entry.name, source: entry.source });
+      this.#issuers.set(entry, issuer);
+    }
+    return issuer;
+  }
+
   #countryObject(iso2: string): Country {
     let country = this.#countries.get(iso2);
     if (!country) {
-      country = { iso2, name: countryName(iso2) };
+      country = Object.freeze({ iso2, name: countryName(iso2) });
       this.#countries.set(iso2, country);
     }
     return country;

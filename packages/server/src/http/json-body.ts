@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import type { z } from "zod";
 import { HttpProblem, jsonPointer } from "./problem.js";
@@ -15,23 +16,47 @@ export async function readJson(ctx: Context, limitBytes: number): Promise<unknow
   }
   if (length !== undefined && length > limitBytes) throw tooLarge(limitBytes);
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) {
-      ctx.req.destroy();
-      throw tooLarge(limitBytes);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks, size).toString("utf8");
+  const text = await readText(ctx.req, limitBytes);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
   } catch {
     throw new HttpProblem("malformed_json", "The body is not valid JSON.");
   }
+}
+
+/** The body as text, refusing past `limitBytes`. Plain stream events: this runs on every request. */
+function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        req.destroy();
+        reject(tooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
 }
 
 function tooLarge(limitBytes: number): HttpProblem {

@@ -18,6 +18,8 @@ import type {
 } from "../store.js";
 import { StoreUnavailable } from "../errors.js";
 import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { ChargeBatch } from "./charge-batch.js";
+import { GrantCache } from "./grant-cache.js";
 import { MIGRATIONS } from "./migrations.js";
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -35,7 +37,8 @@ type GrantRow = ApiKeyRow &
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Statement>();
-  readonly #chargeTx: (c: Charge) => ChargeOutcome;
+  readonly #charges: ChargeBatch;
+  readonly #grants: GrantCache;
 
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -44,7 +47,13 @@ export class SqliteStore implements Store {
     this.#db.pragma("synchronous = NORMAL"); // durable at each WAL checkpoint; a crash loses no committed tx in WAL
     this.#db.pragma("busy_timeout = 5000");
     this.#db.pragma("foreign_keys = ON");
-    this.#chargeTx = this.#db.transaction((c: Charge) => this.#charge(c));
+    const commit = this.#db.transaction((charges: Charge[]) => charges.map((c) => this.#charge(c)));
+    this.#charges = new ChargeBatch(commit, (error) =>
+      // Another process held the write lock past busy_timeout: a 503 to retry, not a 500.
+      (error as { code?: string }).code === "SQLITE_BUSY" ? new StoreUnavailable({ cause: error }) : error,
+    );
+    const dataVersion = this.#db.prepare("PRAGMA data_version").pluck();
+    this.#grants = new GrantCache(() => dataVersion.get() as number);
   }
 
   /** A statement prepared on first use and kept for the life of the store. */
@@ -67,7 +76,9 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    this.#charges.flush();
+    this.#db.close();
   }
 
   async ping(): Promise<void> {
@@ -75,6 +86,7 @@ export class SqliteStore implements Store {
   }
 
   async upsertPlan(plan: Plan): Promise<void> {
+    this.#grants.clear();
     this.#sql(
       `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES (?, ?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
@@ -131,6 +143,7 @@ export class SqliteStore implements Store {
   }
 
   async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
+    this.#grants.clear();
     this.#sql(
       `UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?`,
     ).run(changes.status ?? null, changes.plan ?? null, accountId);
@@ -144,6 +157,14 @@ export class SqliteStore implements Store {
   }
 
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
+    const cached = this.#grants.get(hash);
+    if (cached) return cached;
+    const grant = this.#readGrant(hash);
+    if (grant) this.#grants.set(hash, grant);
+    return grant;
+  }
+
+  #readGrant(hash: string): KeyGrant | undefined {
     const row = this.#sql(
       `SELECT k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at,
               a.email, a.password_hash, a.created_at AS account_created_at,
@@ -173,6 +194,7 @@ export class SqliteStore implements Store {
   }
 
   async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
+    this.#grants.forgetKey(keyId);
     const row = this.#sql(
       `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ?
        RETURNING revoked_at`,
@@ -182,6 +204,7 @@ export class SqliteStore implements Store {
   }
 
   async touchKey(keyId: string, at: number): Promise<void> {
+    this.#grants.forgetKey(keyId);
     this.#sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
   }
 
@@ -236,14 +259,8 @@ export class SqliteStore implements Store {
     return this.#sql("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix").all() as CustomPrefix[];
   }
 
-  async charge(c: Charge): Promise<ChargeOutcome> {
-    try {
-      return this.#chargeTx(c);
-    } catch (error) {
-      // Another process held the write lock past busy_timeout: a 503 to retry, not a 500.
-      if ((error as { code?: string }).code === "SQLITE_BUSY") throw new StoreUnavailable({ cause: error });
-      throw error;
-    }
+  charge(c: Charge): Promise<ChargeOutcome> {
+    return this.#charges.add(c);
   }
 
   #charge(c: Charge): ChargeOutcome {
