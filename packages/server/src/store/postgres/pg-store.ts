@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { CustomPrefix } from "../../decode/decoder.js";
+import { ChargeBatch } from "../charge-batch.js";
 import { StoreUnavailable } from "../errors.js";
 import type {
   Account,
@@ -38,6 +39,7 @@ type Queryable = Pick<pg.PoolClient, "query">;
 /** The shared store for several instances: PostgreSQL through a connection pool. */
 export class PgStore implements Store {
   readonly #pool: pg.Pool;
+  readonly #charges = new ChargeBatch((charges) => this.#chargeAll(charges));
 
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
     this.#pool = new pg.Pool({
@@ -96,6 +98,7 @@ export class PgStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.#charges.drain();
     await this.#pool.end();
   }
 
@@ -260,42 +263,53 @@ export class PgStore implements Store {
     return this.#query<CustomPrefix>("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix");
   }
 
-  async charge(c: Charge): Promise<ChargeOutcome> {
+  charge(c: Charge): Promise<ChargeOutcome> {
+    return this.#charges.add(c);
+  }
+
+  async #chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
+    // Lock rows in one global order (by account), so two instances committing batches that touch the
+    // same accounts wait for each other instead of deadlocking; the sort is stable, so one account's
+    // charges keep their arrival order.
+    const order = charges.map((_, i) => i).sort((a, b) => (charges[a]!.account_id < charges[b]!.account_id ? -1 : charges[a]!.account_id > charges[b]!.account_id ? 1 : 0));
     return this.#transaction(async (tx) => {
-      // ON CONFLICT DO UPDATE locks the counter row and re-checks the WHERE on its latest version, so
-      // concurrent charges from any instance serialise on it and never overrun the quota.
-      const counted = await this.#one<{ used: number }>(
-        `INSERT INTO quota_counters (account_id, period_start, used)
-         SELECT $1::text, $2::bigint, $3::bigint WHERE $3::bigint <= $4::bigint
-         ON CONFLICT (account_id, period_start) DO UPDATE SET used = quota_counters.used + excluded.used
-         WHERE quota_counters.used + excluded.used <= $4::bigint
-         RETURNING used`,
-        [c.account_id, c.period_start, c.lookups, c.quota_limit],
-        tx,
-      );
-      if (!counted) return { charged: false, used: await this.#quotaUsed(c.account_id, c.period_start, tx) };
-      await this.#query(
-        `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES ($1, $2, $3, 1, $4)
-         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
-           requests = usage_counters.requests + 1, lookups = usage_counters.lookups + excluded.lookups`,
-        [c.account_id, c.bucket_start, c.key_id, c.lookups],
-        tx,
-      );
-      return { charged: true, used: counted.used };
+      const outcomes: ChargeOutcome[] = new Array(charges.length);
+      for (const i of order) outcomes[i] = await this.#charge(charges[i]!, tx);
+      return outcomes;
     });
   }
 
-  async #quotaUsed(accountId: string, periodStart: number, on?: Queryable): Promise<number> {
-    const row = await this.#one<{ used: number }>(
-      "SELECT used FROM quota_counters WHERE account_id = $1 AND period_start = $2",
-      [accountId, periodStart],
-      on,
+  async #charge(c: Charge, tx: Queryable): Promise<ChargeOutcome> {
+    // One round trip: the conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter row
+    // and re-checks the WHERE on its latest version, so charges from any instance serialise on it), and the
+    // usage bucket moves only when it let the charge through.
+    const row = await this.#one<{ charged: number | null; current: number | null }>(
+      `WITH quota AS (
+         INSERT INTO quota_counters (account_id, period_start, used)
+         SELECT $1::text, $2::bigint, $3::bigint WHERE $3::bigint <= $4::bigint
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = quota_counters.used + excluded.used
+         WHERE quota_counters.used + excluded.used <= $4::bigint
+         RETURNING used
+       ), usage AS (
+         INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups)
+         SELECT $1::text, $5::bigint, $6::text, 1, $3::bigint WHERE EXISTS (SELECT 1 FROM quota)
+         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+           requests = usage_counters.requests + 1, lookups = usage_counters.lookups + excluded.lookups
+       )
+       SELECT (SELECT used FROM quota) AS charged,
+              (SELECT used FROM quota_counters WHERE account_id = $1::text AND period_start = $2::bigint) AS current`,
+      [c.account_id, c.period_start, c.lookups, c.quota_limit, c.bucket_start, c.key_id],
+      tx,
     );
-    return row?.used ?? 0;
+    return row?.charged != null ? { charged: true, used: row.charged } : { charged: false, used: row?.current ?? 0 };
   }
 
   async quotaUsed(accountId: string, periodStart: number): Promise<number> {
-    return this.#quotaUsed(accountId, periodStart);
+    const row = await this.#one<{ used: number }>(
+      "SELECT used FROM quota_counters WHERE account_id = $1 AND period_start = $2",
+      [accountId, periodStart],
+    );
+    return row?.used ?? 0;
   }
 
   async usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {

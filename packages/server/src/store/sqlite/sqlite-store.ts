@@ -18,7 +18,7 @@ import type {
 } from "../store.js";
 import { StoreUnavailable } from "../errors.js";
 import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
-import { ChargeBatch } from "./charge-batch.js";
+import { ChargeBatch } from "../charge-batch.js";
 import { GrantCache } from "./grant-cache.js";
 import { MIGRATIONS } from "./migrations.js";
 
@@ -77,7 +77,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.#db.open) return;
-    this.#charges.flush();
+    await this.#charges.drain();
     this.#db.close();
   }
 
