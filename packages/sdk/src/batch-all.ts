@@ -1,12 +1,17 @@
-import { BATCH_MAX_ITEMS, BatchResult, parseIccid, type BatchItem } from "@iccid/core";
+import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem } from "@iccid/core";
+import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions } from "./client.js";
 import { APIUserAbortError, ResponseValidationError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
 
 // Streams any number of ICCIDs through the batch endpoint. An ordered window of at most `concurrency`
-// chunks: each chunk's request starts as soon as the chunk is read, the head chunk is awaited and yielded,
-// and only then is the window topped up. So the source is read no further than (concurrency + 1) chunks
-// ahead of what the consumer has taken, whatever its length, and a slow consumer slows the reading.
+// chunks: each chunk's request starts as soon as the chunk is read, the head chunk is awaited and handed
+// out, and only then is the window topped up. So the source is read no further than (concurrency + 1)
+// chunks ahead of what the consumer has taken, whatever its length, and a slow consumer slows the reading.
+//
+// The engine works in whole chunks: `batchAllChunks` hands each chunk's items out as one array (one await
+// per 1000 items, and its source may come in arrays too, such as the rows of a file read in blocks), and
+// `batchAll` is a thin per-item layer on top of it.
 
 /** A batch item whose `index` is its position in the whole source (not in its chunk). */
 export type BatchAllItem = BatchItem;
@@ -31,6 +36,9 @@ export interface BatchAllOptions extends RequestOptions {
   onProgress?: (progress: BatchAllProgress) => void;
 }
 
+/** What `batchAllChunks` reads: ICCIDs in arrays of any length (the arrays need not match the request chunks). */
+export type BatchAllChunkSource = Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
+
 interface Chunk {
   /** Source position of the chunk's first item. */
   start: number;
@@ -40,6 +48,9 @@ interface Chunk {
   send: string[];
   offsets: number[];
 }
+
+/** Takes up to `max` ICCIDs from the source; fewer only at its end. */
+type Reader = (max: number, into: (value: string) => void) => Promise<number> | number;
 
 // A valid ICCID is at most 22 characters; written with separators it rarely needs more than 64. Longer
 // inputs go out normalised so that a chunk never nears the server's per-item (256) and body limits.
@@ -52,16 +63,75 @@ function clampInt(value: number, min: number, max: number, name: string): number
   return value;
 }
 
-export async function* batchAll(
+/**
+ * True for what nearly every input is, an ICCID written as plain digits: 18 to 22 of them starting with
+ * the telecom MII 89. parseIccid accepts all of those as they are (nothing to normalise); this says so
+ * without its allocations. Anything else goes through parseIccid.
+ */
+function isPlainIccid(value: string): boolean {
+  const n = value.length;
+  if (n < ICCID_MIN_LENGTH || n > ICCID_MAX_LENGTH || value.charCodeAt(0) !== 56 || value.charCodeAt(1) !== 57) return false;
+  for (let i = 2; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function itemReader(iterator: Iterator<string> | AsyncIterator<string>, isAsync: boolean): Reader {
+  if (!isAsync) {
+    const it = iterator as Iterator<string>;
+    return (max, into) => {
+      let n = 0;
+      for (; n < max; n++) {
+        const next = it.next();
+        if (next.done) break;
+        into(next.value);
+      }
+      return n;
+    };
+  }
+  return async (max, into) => {
+    let n = 0;
+    for (; n < max; n++) {
+      const next = await iterator.next();
+      if (next.done) break;
+      into(next.value);
+    }
+    return n;
+  };
+}
+
+function arrayReader(iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]>): Reader {
+  let block: readonly string[] = [];
+  let at = 0;
+  return async (max, into) => {
+    let n = 0;
+    while (n < max) {
+      if (at >= block.length) {
+        const next = await iterator.next();
+        if (next.done) break;
+        block = next.value;
+        at = 0;
+        continue;
+      }
+      const end = Math.min(block.length, at + (max - n));
+      for (; at < end; at++, n++) into(block[at]!);
+    }
+    return n;
+  };
+}
+
+/** The engine: chunks in source order, each with every item filled in. */
+async function* runChunks(
   client: IccidClient,
-  source: Iterable<string> | AsyncIterable<string>,
-  options: BatchAllOptions = {},
-): AsyncGenerator<BatchAllItem, void, undefined> {
+  iterator: Iterator<unknown> | AsyncIterator<unknown>,
+  read: Reader,
+  options: BatchAllOptions,
+): AsyncGenerator<Chunk, void, undefined> {
   const { concurrency: rawConcurrency, chunkSize: rawChunkSize, onProgress, signal, ...requestOptions } = options;
   const concurrency = clampInt(rawConcurrency ?? 4, 1, 64, "concurrency");
   const chunkSize = clampInt(rawChunkSize ?? BATCH_MAX_ITEMS, 1, BATCH_MAX_ITEMS, "chunkSize");
-  const iterator: Iterator<string> | AsyncIterator<string> =
-    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   // Ends requests in flight when the consumer stops early, the caller aborts, or one chunk fails for good.
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal!.reason);
@@ -75,52 +145,62 @@ export async function* batchAll(
 
   async function readChunk(): Promise<Chunk | undefined> {
     const chunk: Chunk = { start: progress.read, items: [], send: [], offsets: [] };
-    while (chunk.items.length < chunkSize) {
-      let next: IteratorResult<string>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        // Thrown after the items before it are handed out, so the caller knows exactly where reading stopped.
-        sourceError = { error };
-        exhausted = true;
-        break;
+    const { items, send, offsets } = chunk;
+    const into = (value: string) => {
+      const offset = items.length;
+      if (isPlainIccid(value)) {
+        offsets.push(offset);
+        send.push(value);
+        items.push(undefined);
+        return;
       }
-      if (next.done) {
-        exhausted = true;
-        break;
-      }
-      const index = progress.read++;
-      const parsed = parseIccid(next.value);
+      const parsed = parseIccid(value);
       if (parsed.ok) {
-        chunk.offsets.push(chunk.items.length);
-        chunk.send.push(parsed.input.length <= MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
-        chunk.items.push(undefined);
+        offsets.push(offset);
+        send.push(parsed.input.length <= MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
+        items.push(undefined);
       } else {
-        chunk.items.push({ index, ok: false, input: parsed.input, error: parsed.error });
+        items.push({ index: chunk.start + offset, ok: false, input: parsed.input, error: parsed.error });
       }
+    };
+    try {
+      const n = await read(chunkSize, into);
+      if (n < chunkSize) exhausted = true;
+    } catch (error) {
+      // Thrown after the items before it are handed out, so the caller knows exactly where reading stopped.
+      sourceError = { error };
+      exhausted = true;
     }
-    return chunk.items.length > 0 ? chunk : undefined;
+    progress.read += items.length;
+    return items.length > 0 ? chunk : undefined;
   }
 
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
     const answer = await client.call(
-      { method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids: chunk.send }, schema: BatchResult, backoff },
+      { method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids: chunk.send }, schema: FastBatchResult, backoff },
       { ...requestOptions, signal: stop.signal },
     );
     progress.requests++;
-    if (answer.results.length !== chunk.send.length) {
+    const results = answer.results;
+    if (results.length !== chunk.send.length) {
       throw new ResponseValidationError({
         what: "the answer to POST /api/v1/iccid/batch",
         status: 200,
-        issues: [{ path: "results", message: `expected ${chunk.send.length} items, got ${answer.results.length}` }],
+        issues: [{ path: "results", message: `expected ${chunk.send.length} items, got ${results.length}` }],
         body: answer,
       });
     }
-    answer.results.forEach((item, i) => {
-      const offset = chunk.offsets[i]!;
-      chunk.items[offset] = { ...item, index: chunk.start + offset };
-    });
+    // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
+    const { items, offsets, start } = chunk;
+    for (let i = 0; i < results.length; i++) {
+      const item = results[i]!;
+      const offset = offsets[i]!;
+      item.index = start + offset;
+      items[offset] = item;
+    }
+    chunk.send = [];
+    chunk.offsets = [];
     return chunk;
   }
 
@@ -149,18 +229,53 @@ export async function* batchAll(
         throw failure ?? error; // the first failure, not the aborts it caused in its neighbours
       }
       await topUp();
-      for (const item of chunk.items) item!.ok ? progress.ok++ : progress.failed++;
+      let ok = 0;
+      for (const item of chunk.items) if (item!.ok) ok++;
+      progress.ok += ok;
+      progress.failed += chunk.items.length - ok;
       progress.done += chunk.items.length;
       onProgress?.({ ...progress });
-      for (const item of chunk.items) {
-        if (signal?.aborted) throw new APIUserAbortError(signal.reason);
-        yield item!;
-      }
+      yield chunk;
     }
     if (sourceError) throw sourceError.error;
   } finally {
     signal?.removeEventListener("abort", onAbort);
     stop.abort();
     await iterator.return?.();
+  }
+}
+
+/**
+ * Like `batchAll`, in whole chunks: takes the ICCIDs in arrays and yields each answered chunk's items as
+ * one array (up to `chunkSize` items, in source order, `index` counting from the source's start). For
+ * callers that handle many items per step, such as a file converter: no promise per item on either side.
+ */
+export async function* batchAllChunks(
+  client: IccidClient,
+  source: BatchAllChunkSource,
+  options: BatchAllOptions = {},
+): AsyncGenerator<BatchAllItem[], void, undefined> {
+  const iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]> =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  for await (const chunk of runChunks(client, iterator, arrayReader(iterator), options)) {
+    yield chunk.items as BatchAllItem[];
+  }
+}
+
+export async function* batchAll(
+  client: IccidClient,
+  source: Iterable<string> | AsyncIterable<string>,
+  options: BatchAllOptions = {},
+): AsyncGenerator<BatchAllItem, void, undefined> {
+  const isAsync = Symbol.asyncIterator in source;
+  const iterator: Iterator<string> | AsyncIterator<string> = isAsync
+    ? (source as AsyncIterable<string>)[Symbol.asyncIterator]()
+    : (source as Iterable<string>)[Symbol.iterator]();
+  const { signal } = options;
+  for await (const chunk of runChunks(client, iterator, itemReader(iterator, isAsync), options)) {
+    for (const item of chunk.items) {
+      if (signal?.aborted) throw new APIUserAbortError(signal.reason);
+      yield item!;
+    }
   }
 }

@@ -1,8 +1,6 @@
 import type { IccidClient } from "@iccid/sdk";
-import type { LookupOutcome } from "../output/lookup-columns.js";
 import type { CsvInput } from "./csv-input.js";
 import type { Progress } from "./progress.js";
-import { RowQueue } from "./row-queue.js";
 import type { BatchWriter } from "./writer.js";
 
 export interface BatchTally {
@@ -29,48 +27,58 @@ export interface PipelineOptions {
 }
 
 /**
- * Streams the input's ICCID column through `batchAll` and writes each row as its result comes back.
- * batchAll answers exactly once per ICCID it is given, in order, so a FIFO of the rows in flight pairs
- * every answer with its row. Memory is bounded by batchAll's window (it reads the source only a few
- * chunks ahead of what this loop has taken) plus the writer's block, whatever the file's length.
+ * Streams the input's ICCID column through `batchAllChunks` and writes each row as its result comes back.
+ * It works a block at a time on both sides: the CSV records come in blocks, their ICCIDs go to the SDK as
+ * one array per block, and each answered chunk (up to 1000 items) comes back as one array, so the loop
+ * below awaits once per chunk, not once per row. The answers come exactly once per ICCID given, in
+ * order, so a FIFO of the record blocks in flight pairs every answer with its row. Memory is bounded by
+ * the SDK's window (it reads the source only a few chunks ahead of what this loop has taken) plus the
+ * sinks' buffers, whatever the file's length.
  */
 export async function runPipeline(options: PipelineOptions, tally: BatchTally): Promise<void> {
   const { input, client, writer, progress } = options;
   const column = input.layout.iccidIndex;
-  const inFlight = new RowQueue<string[]>();
+  const inFlight: string[][][] = [];
   const total = input.totalBytes;
   let read = 0;
-  // Bytes read run ahead of rows done (parser buffer, batchAll's window); scaling by done/read corrects it.
+  // Bytes read run ahead of rows done (parser buffer, the SDK's window); scaling by done/read corrects it.
   const fraction = (done: number) => (total ? (input.bytesRead() / total) * (done / Math.max(1, read)) : undefined);
 
-  async function* iccids(): AsyncGenerator<string> {
+  async function* iccids(): AsyncGenerator<string[]> {
     let skip = options.skip;
-    for await (const chunk of input.chunks) {
-      for (const cells of chunk) {
-        read++;
-        if (skip > 0) {
-          skip--;
-          tally.skipped++;
-          continue;
-        }
-        inFlight.push(cells);
-        yield cells[column] ?? "";
+    for await (let block of input.chunks) {
+      read += block.length;
+      if (skip > 0) {
+        const skipped = Math.min(skip, block.length);
+        skip -= skipped;
+        tally.skipped += skipped;
+        if (skipped === block.length) continue;
+        block = block.slice(skipped);
       }
+      const values = new Array<string>(block.length);
+      for (let i = 0; i < block.length; i++) values[i] = block[i]![column] ?? "";
+      inFlight.push(block);
+      yield values;
     }
   }
 
-  const items = client.iccid.batchAll(iccids(), { concurrency: options.concurrency, signal: options.signal });
-  for await (const item of items) {
-    const cells = inFlight.shift()!;
-    const outcome: LookupOutcome = item.ok
-      ? { input: item.result.input, ok: true, result: item.result }
-      : { input: item.input, ok: false, error: item.error };
-    if (!item.ok) tally.failed++;
-    else if (item.result.valid) tally.valid++;
-    else tally.invalid++;
-    tally.rows++;
-    const wait = writer.add(tally.skipped + tally.rows, cells, outcome);
-    if (wait) await wait;
+  let block: string[][] = [];
+  let at = 0;
+  const chunks = client.iccid.batchAllChunks(iccids(), { concurrency: options.concurrency, signal: options.signal });
+  for await (const items of chunks) {
+    for (const item of items) {
+      if (at >= block.length) {
+        block = inFlight.shift()!;
+        at = 0;
+      }
+      const cells = block[at++]!;
+      if (!item.ok) tally.failed++;
+      else if (item.result.valid) tally.valid++;
+      else tally.invalid++;
+      tally.rows++;
+      const wait = writer.add(tally.skipped + tally.rows, cells, item);
+      if (wait) await wait;
+    }
     progress.update(tally.rows, fraction(tally.skipped + tally.rows));
   }
 }

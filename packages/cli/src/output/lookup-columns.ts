@@ -1,4 +1,5 @@
 import type { LookupResult } from "@iccid/core";
+import { csvCell } from "./csv.js";
 
 /** One ICCID's answer as the CLI shows it: a result, or the reason it has none. */
 export type LookupOutcome =
@@ -60,4 +61,27 @@ export function resultCells(outcome: LookupOutcome, offset = 0): string[] {
 /** The JSON shape of one outcome: the lookup result itself, or `{ input, error }`. */
 export function outcomeJson(outcome: LookupOutcome): unknown {
   return outcome.ok ? outcome.result : { input: outcome.input, error: outcome.error };
+}
+
+/** Empty cells for the result columns an error has no value in, and the comma after each. */
+const EMPTY_RESULT_CELLS = ",".repeat(RESULT_COLUMNS.length - 2);
+
+/**
+ * The RESULT_COLUMNS cells of one outcome as CSV text (no line end): the same cells as resultCells, each
+ * through csvCell, built as one string. The batch writer's per-row path, where an array per row and a
+ * generic CSV writer cost more than the lookup itself.
+ */
+export function resultCsv(outcome: { ok: true; result: LookupResult } | { ok: false; error: { code: string; message: string } }): string {
+  if (!outcome.ok) return `${EMPTY_RESULT_CELLS}${csvCell(outcome.error.code)},${csvCell(outcome.error.message)}`;
+  const r = outcome.result;
+  const country = r.country;
+  const issuer = r.issuer;
+  let warnings = "";
+  for (let i = 0; i < r.warnings.length; i++) warnings += (i === 0 ? "" : ";") + r.warnings[i]!.code;
+  return (
+    `${csvCell(r.iccid)},${r.valid ? "true" : "false"},${csvCell(r.checks.luhn)},${csvCell(String(r.length))},` +
+    `${csvCell(r.calling_code ?? "")},${country ? `${csvCell(country.iso2)},${csvCell(country.name)}` : ","},` +
+    `${issuer ? `${csvCell(issuer.prefix)},${csvCell(issuer.name)},${csvCell(issuer.source)}` : ",,"},` +
+    `${csvCell(r.account_number ?? "")},${csvCell(warnings)},,`
+  );
 }

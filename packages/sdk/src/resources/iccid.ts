@@ -1,5 +1,6 @@
-import { BatchResult, LookupResult } from "@iccid/core";
-import { batchAll, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
+import { LookupResult, type BatchResult } from "@iccid/core";
+import { batchAll, batchAllChunks, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
+import { FastBatchResult } from "../batch-check.js";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 /** ICCID lookups: one, a batch of up to 1000, or a stream of any length. */
@@ -13,11 +14,19 @@ export class IccidResource {
 
   /** Decodes 1–1000 ICCIDs in one request; a bad item is reported in place and never fails the batch. */
   batch(iccids: readonly string[], options?: RequestOptions): Promise<BatchResult> {
-    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: BatchResult }, options);
+    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: FastBatchResult }, options);
   }
 
   /** Streams any number of ICCIDs through the batch endpoint; results come out in input order. See BatchAllOptions. */
   batchAll(source: Iterable<string> | AsyncIterable<string>, options?: BatchAllOptions): AsyncIterable<BatchAllItem> {
     return batchAll(this.client, source, options);
+  }
+
+  /**
+   * batchAll in whole chunks, for callers that handle many items at a time: reads the ICCIDs in arrays of
+   * any length and yields each answered chunk's items as one array, in order. See BatchAllOptions.
+   */
+  batchAllChunks(source: BatchAllChunkSource, options?: BatchAllOptions): AsyncIterable<BatchAllItem[]> {
+    return batchAllChunks(this.client, source, options);
   }
 }
