@@ -45,8 +45,7 @@ const HEX_ONLY = /^[0-9A-F]+$/;
 const DECIMAL_ONLY = /^[0-9]+$/;
 const STANDARD_LENGTHS = new Set([19, 20]);
 
-// One frozen object per warning, shared by every result: no allocation per ICCID, and a serialiser can
-// recognise them by identity.
+// One frozen object per warning, shared by every result: no allocation per ICCID.
 const WARNINGS: Record<IccidWarningCode, Readonly<IccidWarning>> = {
   padding_stripped: Object.freeze({ code: "padding_stripped", message: "trailing F padding was removed" }),
   non_standard_length: Object.freeze({

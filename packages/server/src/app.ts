@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): IccidApp {
   const app = new Koa<AppState>({ proxy: settings.trustProxy });
   app.silent = true; // errors are answered and logged by problemMiddleware, never printed with stacks
   app.use(wireBasics());
-  app.use(accessLog(logger));
+  if (logger.isLevelEnabled("info")) app.use(accessLog(logger));
   app.use(problemMiddleware(logger));
   app.use(lifecycle.guard());
   app.use(router.routes());

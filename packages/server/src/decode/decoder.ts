@@ -87,7 +87,7 @@ export class IccidDecoder {
     return iso2 ? this.#countryObject(iso2) : null;
   }
 
-  /** One wire object per issuer entry, shared by every result that names it. */
+  /** One frozen wire object per issuer entry, shared by every result that names it (no allocation per ICCID). */
   #issuerObject(entry: IssuerEntry): Issuer {
     let issuer = this.#issuers.get(entry);
     if (!issuer) {

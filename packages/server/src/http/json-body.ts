@@ -11,7 +11,9 @@ export async function readJson(ctx: Context, limitBytes: number): Promise<unknow
   const length = ctx.request.length;
   const hasBody = (length !== undefined && length > 0) || ctx.get("Transfer-Encoding") !== "";
   if (!hasBody) return undefined;
-  if (!ctx.is("application/json")) {
+  // The exact header most clients send is checked without parsing it; anything else goes through type-is.
+  const type = ctx.get("Content-Type");
+  if (type !== "application/json" && !ctx.is("application/json")) {
     throw new HttpProblem("unsupported_media_type", "The body must be JSON, sent with Content-Type: application/json.");
   }
   if (length !== undefined && length > limitBytes) throw tooLarge(limitBytes);

@@ -1,7 +1,7 @@
 import { BatchRequest, LookupRequest } from "@iccid/core";
 import { bearer } from "../http/bearer.js";
 import { parseInput, readJson } from "../http/json-body.js";
-import { batchResultJson, lookupResultJson } from "../http/lookup-json.js";
+import { sendJson } from "../http/json-response.js";
 import type { ApiRouter, RouteServices } from "./context.js";
 
 export function iccidRoutes(router: ApiRouter, s: RouteServices): void {
@@ -9,13 +9,11 @@ export function iccidRoutes(router: ApiRouter, s: RouteServices): void {
 
   router.post("/api/v1/iccid/lookup", auth, async (ctx) => {
     const { iccid } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-    ctx.type = "application/json";
-    ctx.body = lookupResultJson(await s.lookups.lookup(ctx.state.grant, iccid));
+    sendJson(ctx, await s.lookups.lookup(ctx.state.grant, iccid));
   });
 
   router.post("/api/v1/iccid/batch", auth, async (ctx) => {
     const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-    ctx.type = "application/json";
-    ctx.body = batchResultJson(await s.lookups.batch(ctx.state.grant, iccids));
+    sendJson(ctx, await s.lookups.batch(ctx.state.grant, iccids));
   });
 }
