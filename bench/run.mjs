@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// pnpm bench [--quick]: every hot path as a ratio against a baseline measured in the same run, in
+// alternating rounds (median reported). Needs `pnpm build` first. Prints one table, writes
+// bench/results.json, exits 1 when a bar is missed. See bench/README.md.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { batchRows } from "./suites/batch.mjs";
+import { cliRows } from "./suites/cli.mjs";
+import { lookupRows } from "./suites/lookup.mjs";
+import { scaleOutRows } from "./suites/scale-out.mjs";
+import { sdkRows } from "./suites/sdk.mjs";
+import { startupRows } from "./suites/startup.mjs";
+import { printTable } from "./lib/table.mjs";
+
+const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
+const settings = values.quick
+  ? { quick: true, rounds: 3, seconds: 2, cliRows: [20_000, 200_000] }
+  : { quick: false, rounds: 5, seconds: 5, cliRows: [100_000, 1_000_000] };
+
+const suites = { lookup: lookupRows, batch: batchRows, sdk: sdkRows, cli: cliRows, startup: startupRows, "scale-out": scaleOutRows };
+const context = { settings, measured: {} };
+const rows = [];
+for (const [name, suite] of Object.entries(suites)) {
+  if (values.only && !values.only.split(",").includes(name)) continue;
+  process.stderr.write(`bench: ${name}…\n`);
+  rows.push(...(await suite(context)));
+}
+
+printTable(rows);
+const results = { date: new Date().toISOString(), node: process.version, quick: settings.quick, rows };
+writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+process.exit(rows.some((r) => r.pass === false) ? 1 : 0);

@@ -1,0 +1,69 @@
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { batchRows, thousandIccids } from "./batch.mjs";
+import { runCommand, startServer } from "../lib/processes.mjs";
+import { row } from "../lib/table.mjs";
+
+const CLI = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
+const PROBE = fileURLToPath(new URL("../lib/rss-probe.mjs", import.meta.url));
+
+async function writeCsv(path, rows) {
+  const out = createWriteStream(path);
+  out.write("id,iccid\n");
+  for (let done = 0, seed = 0; done < rows; seed++) {
+    const chunk = thousandIccids(seed).slice(0, rows - done);
+    if (!out.write(chunk.map((iccid, i) => `${done + i},${iccid}`).join("\n") + "\n")) await once(out, "drain");
+    done += chunk.length;
+  }
+  out.end();
+  await once(out, "finish");
+}
+
+/** Runs `iccid batch` over `rows` rows; returns rows/s and the CLI's peak RSS in bytes. */
+async function runBatch(server, dir, rows) {
+  const input = join(dir, `in-${rows}.csv`);
+  const output = join(dir, `out-${rows}.csv`);
+  const rssFile = join(dir, `rss-${rows}`);
+  await writeCsv(input, rows);
+  const run = await runCommand(process.execPath, [CLI, "batch", input, "--out", output, "--concurrency", "4"], {
+    env: {
+      ...process.env,
+      ICCID_API_KEY: server.key,
+      ICCID_BASE_URL: server.url,
+      ICCID_CONFIG_DIR: dir,
+      NODE_OPTIONS: `--import ${PROBE}`,
+      BENCH_RSS_FILE: rssFile,
+    },
+  });
+  if (run.code !== 0) throw new Error(`iccid batch failed (${run.code}): ${run.stderr.slice(-500)}`);
+  const lines = readFileSync(output, "utf8").split("\n").filter(Boolean).length;
+  if (lines !== rows + 1) throw new Error(`iccid batch wrote ${lines - 1} rows for ${rows}`);
+  const rss = Number(readFileSync(rssFile, "utf8"));
+  rmSync(input);
+  rmSync(output);
+  return { rate: rows / (run.ms / 1000), rss, bytes: statSync(dir).size };
+}
+
+/** `iccid batch` on generated CSVs: rate vs the batch endpoint's own rate, and flat peak RSS. */
+export async function cliRows(context) {
+  if (!context.measured.batchIccidsPerSecond) await batchRows(context);
+  const [small, large] = context.settings.cliRows;
+  const dir = mkdtempSync(join(tmpdir(), "iccid-bench-cli-"));
+  const server = await startServer("iccid");
+  try {
+    const s = await runBatch(server, dir, small);
+    const l = await runBatch(server, dir, large);
+    const mb = (bytes) => bytes / 1024 / 1024;
+    return [
+      row(`iccid batch, ${large.toLocaleString("en")} rows (rows/s)`, l.rate, context.measured.batchIccidsPerSecond, "rows/s vs batch endpoint", "≥ 0.5"),
+      row(`iccid batch peak RSS, ${large.toLocaleString("en")} vs ${small.toLocaleString("en")} rows (MB)`, mb(l.rss), mb(s.rss), "MB vs smaller file", "≤ 1.2"),
+      row(`iccid batch peak RSS, ${large.toLocaleString("en")} rows (MB)`, mb(l.rss), 200, "MB vs 200 MB ceiling", "≤ 1"),
+    ];
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
