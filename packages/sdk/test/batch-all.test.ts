@@ -4,12 +4,13 @@ import {
   APIUserAbortError,
   IccidClient,
   QuotaExceededError,
+  ResponseValidationError,
   type BatchAllItem,
   type BatchAllProgress,
 } from "../src/index.js";
 import { startFakeBatchServer, type FakeBatchServer } from "./fake-batch-server.js";
 import { iccidFor } from "./iccids.js";
-import { KEY, mockApi } from "./mock-api.js";
+import { batchAnswer, KEY, mockApi } from "./mock-api.js";
 
 const BAD = ["", "12AB", "8944 10", "89XYZ", "8944100000000000000000000018"];
 /** Every 97th item is malformed (cycling through the grammar errors); the rest are distinct valid ICCIDs. */
@@ -188,5 +189,38 @@ describe("batchAll", () => {
     } finally {
       await api.agent.close();
     }
+  });
+
+  it("turns an off-contract item in a batch answer into a ResponseValidationError naming the field", async () => {
+    const { client } = await setUp({
+      answer: (iccids) => {
+        const body = batchAnswer(JSON.stringify({ iccids }));
+        (body.results[7] as { result: { valid: unknown } }).result.valid = "yes";
+        return { status: 200, body };
+      },
+    });
+    const error = await (async () => {
+      for await (const _ of client.iccid.batchAll(Array.from({ length: 20 }, (_, i) => iccidFor(i)))) void _;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).message).toContain("results[7].result.valid");
+  });
+
+  it("batchAllChunks takes arrays of any length and hands out whole chunks in order", async () => {
+    const { server, client } = await setUp();
+    const blocks = [Array.from({ length: 130 }, (_, i) => itemAt(i)), [], Array.from({ length: 75 }, (_, i) => itemAt(130 + i))];
+    async function* source() {
+      yield* blocks;
+    }
+    const sizes: number[] = [];
+    const all: BatchAllItem[] = [];
+    for await (const items of client.iccid.batchAllChunks(source(), { chunkSize: 100 })) {
+      sizes.push(items.length);
+      all.push(...items);
+    }
+    expect(sizes).toEqual([100, 100, 5]);
+    expect(all.map((i) => i.index)).toEqual(Array.from({ length: 205 }, (_, i) => i));
+    for (const item of all) expect(item.ok ? item.result.input : item.input).toBe(itemAt(item.index));
+    expect(server.stats.requests).toBe(3);
   });
 });

@@ -1,13 +1,11 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import type { Readable } from "node:stream";
-import { parse } from "csv-parse";
+import { PassThrough, type Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { CliError } from "../errors.js";
+import { CsvRecordReader } from "./csv-records.js";
 import { detectLayout, type Layout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
-
-/** Records per chunk handed downstream; a few batch requests' worth, so chunks stay small in memory. */
-const CHUNK_RECORDS = 500;
 
 export interface CsvInput {
   layout: Layout;
@@ -20,8 +18,12 @@ export interface CsvInput {
   close(): void;
 }
 
-async function openSource(path: string, stdin: Readable): Promise<{ source: Readable; size: number | undefined }> {
-  if (path === "-") return { source: stdin, size: undefined };
+async function openSource(path: string, stdin: Readable): Promise<{ source: Readable; size: number | undefined; pass?: PassThrough }> {
+  // stdin is read through a pass-through of its own, which close() can end without closing stdin itself.
+  if (path === "-") {
+    const pass = stdin.pipe(new PassThrough());
+    return { source: pass, size: undefined, pass };
+  }
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw new CliError(`${path} is a directory, not a CSV file`);
@@ -32,20 +34,50 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
   }
 }
 
+/** Blocks of bytes taken from the source per step: a few hundred kilobytes at most. */
+const BLOCKS_PER_STEP = 4;
+
 /**
  * Opens a CSV (or `-` for stdin) as a stream of records: a UTF-8 BOM is dropped, CRLF and LF both end a
  * record, quoted fields may hold commas, quotes and line breaks, rows may be shorter or longer than the
- * header, and blank lines are skipped. The layout is decided from the first two records.
+ * header, and blank lines are skipped. The layout is decided from the first two records. The bytes are
+ * read on demand (nothing is read that the caller has not asked for) and parsed by CsvRecordReader, a
+ * block of records per block of bytes.
  */
 export async function openCsvInput(path: string, column: string | undefined, stdin: Readable): Promise<CsvInput> {
-  const { source, size } = await openSource(path, stdin);
+  const { source, size, pass } = await openSource(path, stdin);
   let bytes = 0;
-  source.on("data", (data: Buffer | string) => (bytes += data.length));
-  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
-  source.on("error", (error) => parser.destroy(new CliError(`cannot read ${path}: ${error.message}`)));
-  source.pipe(parser);
+  let readError: unknown;
+  source.on("error", (error) => (readError ??= new CliError(`cannot read ${path}: ${error.message}`)));
 
-  const all = recordChunks<string[]>(parser, CHUNK_RECORDS);
+  async function* parse(): AsyncGenerator<string[][]> {
+    const reader = new CsvRecordReader();
+    let decoder: StringDecoder | undefined;
+    try {
+      for await (const blocks of recordChunks<Buffer | string>(source, BLOCKS_PER_STEP)) {
+        const records: string[][] = [];
+        for (const block of blocks) {
+          if (typeof block === "string") {
+            reader.write(block, false, records);
+            continue;
+          }
+          bytes += block.length;
+          // A UTF-16 (LE) byte order mark: csv-parse's bom option read such files too.
+          decoder ??= new StringDecoder(block[0] === 0xff && block[1] === 0xfe ? "utf16le" : "utf8");
+          reader.write(decoder.write(block), false, records);
+        }
+        if (records.length > 0) yield records;
+      }
+    } catch (error) {
+      throw readError ?? error;
+    }
+    if (readError) throw readError;
+    const last: string[][] = [];
+    reader.write(decoder?.end() ?? "", true, last);
+    if (last.length > 0) yield last;
+  }
+
+  const all = parse();
   const head: string[][] = [];
   try {
     while (head.length < 2) {
@@ -75,9 +107,8 @@ export async function openCsvInput(path: string, column: string | undefined, std
     bytesRead: () => bytes,
     totalBytes: size,
     close() {
-      source.unpipe(parser);
-      if (source !== stdin) source.destroy();
-      parser.destroy();
+      if (pass) stdin.unpipe(pass);
+      source.destroy();
     },
   };
 }
