@@ -4,7 +4,7 @@ import { sourceFirst } from "./vitest.shared.js";
 // Each package owns its vitest.config.ts (name, includes, setup); this file lists them. With
 // ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL set (CI sets both), the server's integration suite
 // runs a second time on PostgreSQL with Redis rate limits, together with the scale-out tests.
-const projects: TestProjectConfiguration[] = ["packages/*/vitest.config.ts"];
+const projects: TestProjectConfiguration[] = ["packages/*/vitest.config.ts", "hardening/vitest.config.ts"];
 if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
   projects.push({
     ...sourceFirst,

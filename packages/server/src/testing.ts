@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SubscriptionStatus } from "@iccid/core";
+import { pino } from "pino";
 import { createApp } from "./app.js";
 import { loadDecoder } from "./decode/load.js";
 import { listen } from "./http-server.js";
@@ -25,6 +26,8 @@ export interface TestServerOptions {
   bodyLimitBytes?: number;
   clock?: Clock;
   settings?: Partial<ServerSettings>;
+  /** Where the server writes its JSON log lines (default: nowhere). */
+  logTo?: NodeJS.WritableStream;
 }
 
 export interface TestAccount {
@@ -59,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const iccidApp = createApp({
     store,
     clock,
+    ...(options.logTo ? { logger: pino({ level: "info" }, options.logTo) } : {}),
     decoder: await loadDecoder(store),
     settings: { defaultPlan, ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
     ...(backing.limiters ? { limiterFactory: backing.limiters } : {}),
