@@ -2,17 +2,23 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 
-/** Bytes gathered before one write: large enough that a million rows cost a few hundred writes. */
+/** Bytes gathered before one write: large enough that a million rows cost a few thousand writes. */
 const FLUSH_AT = 64 * 1024;
+/** Blocks kept for reuse once the stream is done with them. */
+const SPARE_BLOCKS = 4;
 
 /**
- * A buffered text output with backpressure. Rows are appended as strings and written in large blocks;
- * when the stream's buffer is full, `flush` waits for 'drain', which in turn slows the reading of the
- * input. Only whole rows are ever handed to it, so whatever is on disk after a flush is valid output.
+ * A buffered byte output with backpressure. Rows are encoded straight into a block (ASCII byte by byte,
+ * anything else through Buffer#write), so building a row allocates nothing, and a block is written when
+ * it holds FLUSH_AT bytes; blocks come back for reuse when the stream has written them. When the stream's
+ * buffer is full, `endRow`/`flush` wait for 'drain', which in turn slows the reading of the input. A block
+ * is only written at a row's end, so whatever is on disk after a flush is whole rows.
  */
 export class TextSink {
-  private parts: string[] = [];
-  private size = 0;
+  private block: Buffer = Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+  private spare: Buffer[] = [];
+  /** Bytes of the current block in use. */
+  pos = 0;
 
   constructor(
     private readonly stream: Writable,
@@ -25,19 +31,88 @@ export class TextSink {
     return new TextSink(createWriteStream(path, { flags: append ? "a" : "w" }), true);
   }
 
-  /** Appends text; returns a promise only when a flush was due, so the hot loop rarely awaits. */
+  /** Appends whole rows of text; returns a promise only when a flush was due, so the hot loop rarely awaits. */
   write(text: string): Promise<void> | undefined {
-    this.parts.push(text);
-    this.size += text.length;
-    return this.size >= FLUSH_AT ? this.flush() : undefined;
+    this.put(text);
+    return this.endRow();
+  }
+
+  /** Ends a row: writes the block out when it is full enough; a promise only when the stream asked to wait. */
+  endRow(): Promise<void> | undefined {
+    return this.pos >= FLUSH_AT ? this.flush() : undefined;
+  }
+
+  /** Room for `bytes` more bytes in the current block (a row longer than a block grows it). */
+  private reserve(bytes: number): Buffer {
+    if (this.pos + bytes > this.block.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.block.length, this.pos + bytes));
+      this.block.copy(bigger, 0, 0, this.pos);
+      this.block = bigger;
+    }
+    return this.block;
+  }
+
+  /** Appends text, UTF-8 encoded. */
+  put(text: string): void {
+    const n = text.length;
+    const b = this.reserve(3 * n);
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 128) {
+        this.pos = p + b.write(text.slice(i), p, "utf8");
+        return;
+      }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** Appends one ASCII character by its code. */
+  putByte(code: number): void {
+    this.reserve(1)[this.pos++] = code;
+  }
+
+  /**
+   * Appends one CSV cell as csvCell would write it (neutralised, quoted when needed): the plain ASCII
+   * cells that are nearly all of a batch go byte by byte; anything else through `text`.
+   */
+  putCell(cell: string, slow: (cell: string) => string): void {
+    const n = cell.length;
+    if (n === 0) return;
+    const b = this.reserve(n + 1);
+    let p = this.pos;
+    const first = cell.charCodeAt(0);
+    // = + - @ \t \r
+    if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) b[p++] = 39;
+    for (let i = 0; i < n; i++) {
+      const c = cell.charCodeAt(i);
+      if (c >= 128 || c === 34 || c === 44 || c === 10 || c === 13) {
+        this.put(slow(cell));
+        return;
+      }
+      b[p++] = c;
+    }
+    this.pos = p;
+  }
+
+  /** Appends bytes `from`–`to` of the current block of another sink (a row written there too). */
+  copyFrom(other: TextSink, from: number): void {
+    const length = other.pos - from;
+    other.block.copy(this.reserve(length), this.pos, from, other.pos);
+    this.pos += length;
   }
 
   async flush(): Promise<void> {
-    if (this.size === 0) return;
-    const text = this.parts.join("");
-    this.parts = [];
-    this.size = 0;
-    if (!this.stream.write(text)) await once(this.stream, "drain");
+    if (this.pos === 0) return;
+    const full = this.block;
+    const length = this.pos;
+    this.block = this.spare.pop() ?? Buffer.allocUnsafeSlow(2 * FLUSH_AT);
+    this.pos = 0;
+    const ready = this.stream.write(full.subarray(0, length), () => {
+      if (this.spare.length < SPARE_BLOCKS && full.length === 2 * FLUSH_AT) this.spare.push(full);
+    });
+    if (!ready) await once(this.stream, "drain");
   }
 
   /** Flushes and, for a file, closes it (stdout stays open for whoever else writes to it). */

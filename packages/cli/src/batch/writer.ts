@@ -13,6 +13,48 @@ export function outputHeader(inputColumns: readonly string[]): string[] {
   return [...inputColumns, ...RESULT_COLUMNS.map((name) => (taken.has(name) ? `lookup_${name}` : name))];
 }
 
+const COMMA = 44;
+const LF = 10;
+
+/** The result columns of one outcome, as resultCsv gives them, encoded straight into the sink. */
+function putResult(out: TextSink, outcome: BatchOutcome): void {
+  if (!outcome.ok) {
+    out.put(resultCsv(outcome));
+    return;
+  }
+  const r = outcome.result;
+  out.putCell(r.iccid, csvCell);
+  out.put(r.valid ? ",true," : ",false,");
+  out.putCell(r.checks.luhn, csvCell);
+  out.putByte(COMMA);
+  out.putCell(String(r.length), csvCell);
+  out.putByte(COMMA);
+  if (r.calling_code !== null) out.putCell(r.calling_code, csvCell);
+  out.putByte(COMMA);
+  if (r.country !== null) {
+    out.putCell(r.country.iso2, csvCell);
+    out.putByte(COMMA);
+    out.putCell(r.country.name, csvCell);
+  } else {
+    out.putByte(COMMA);
+  }
+  out.putByte(COMMA);
+  if (r.issuer !== null) {
+    out.putCell(r.issuer.prefix, csvCell);
+    out.putByte(COMMA);
+    out.putCell(r.issuer.name, csvCell);
+    out.putByte(COMMA);
+    out.putCell(r.issuer.source, csvCell);
+  } else {
+    out.put(",,");
+  }
+  out.putByte(COMMA);
+  if (r.account_number !== null) out.putCell(r.account_number, csvCell);
+  out.putByte(COMMA);
+  if (r.warnings.length > 0) out.putCell(r.warnings.map((w) => w.code).join(";"), csvCell);
+  out.put(",,");
+}
+
 /** One batch answer, as batchAll hands it out. */
 export type BatchOutcome = BatchAllItem;
 
@@ -44,17 +86,24 @@ export class BatchWriter {
   /** Adds one row; returns a promise only when a block went to a sink that asked to wait (backpressure). */
   add(row: number, cells: readonly string[], outcome: BatchOutcome): Promise<void> | undefined {
     if (cells.length > this.width) this.longRows++;
-    let line: string;
+    const out = this.out;
+    const errors = outcome.ok ? undefined : this.errors;
+    const start = out.pos;
     if (this.format === "jsonl") {
-      line = this.jsonLine(row, cells, outcome);
+      out.put(this.jsonLine(row, cells, outcome));
     } else {
       // Ragged rows are squared to the header's width so that result columns always line up.
-      line = "";
-      for (let i = 0; i < this.width; i++) line += `${csvCell(cells[i] ?? "")},`;
-      line += `${resultCsv(outcome)}\n`;
+      for (let i = 0; i < this.width; i++) {
+        const cell = cells[i];
+        if (cell !== undefined) out.putCell(cell, csvCell);
+        out.putByte(COMMA);
+      }
+      putResult(out, outcome);
+      out.putByte(LF);
     }
-    const a = this.out.write(line);
-    const b = outcome.ok ? undefined : this.errors?.write(line);
+    errors?.copyFrom(out, start);
+    const a = out.endRow();
+    const b = errors?.endRow();
     return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
   }
 
