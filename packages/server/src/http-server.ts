@@ -8,7 +8,7 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
-  /** Graceful stop: refuse new requests with 503, finish in-flight ones, close the port, then the store. */
+  /** Graceful stop: answer new requests 503 while in-flight ones finish, then close the port, then the store. */
   close(): Promise<void>;
 }
 
@@ -34,6 +34,11 @@ export async function listen({ app, lifecycle }: IccidApp, options: ListenOption
     });
   });
   const { port } = server.address() as AddressInfo;
+  let inFlight = 0;
+  server.on("request", (_req, res) => {
+    inFlight++;
+    res.once("close", () => inFlight--);
+  });
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 
   let closing: Promise<void> | undefined;
@@ -41,10 +46,14 @@ export async function listen({ app, lifecycle }: IccidApp, options: ListenOption
     (closing ??= (async () => {
       lifecycle.draining = true;
       options.logger?.info("draining");
+      // Lame duck: the port stays open, answering 503 to new requests (so a load balancer moves on), until
+      // the requests in flight are done; then it closes.
+      const drainUntil = Date.now() + (options.drainTimeoutMs ?? 10_000);
+      while (inFlight > 0 && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections that finish their request while draining become idle: close them as they do.
       const sweeper = setInterval(() => server.closeIdleConnections(), 50);
-      const deadline = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
+      const deadline = setTimeout(() => server.closeAllConnections(), Math.max(0, drainUntil - Date.now()));
       server.closeIdleConnections();
       await closed;
       clearInterval(sweeper);

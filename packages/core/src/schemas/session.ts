@@ -2,9 +2,15 @@ import { z } from "zod";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
 
+/**
+ * An address with one @ and no spaces. Deliberately loose: `owner@localhost` (a self-hosted server's
+ * first account) is a valid address, and sign-in should not second-guess what the operator created.
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
 export const LoginRequest = z
   .strictObject({
-    email: z.string().trim().toLowerCase().max(254).pipe(z.email({ error: "must be an email address" })),
+    email: z.string().trim().toLowerCase().max(254).regex(EMAIL_PATTERN, { error: "must be an email address" }),
     password: z.string().min(1, { error: "must not be empty" }).max(1024),
   })
   .register(apiSchemas, { id: "LoginRequest" });

@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from "@iccid/core";
+import { EMAIL_PATTERN, type SubscriptionStatus } from "@iccid/core";
 import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
 import type { Account, Store } from "../store/store.js";
@@ -20,6 +20,7 @@ export class Accounts {
 
   async create(input: { email: string; password: string; plan: string; status?: SubscriptionStatus }): Promise<Account> {
     const email = input.email.trim().toLowerCase();
+    if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new Error(`not an email address: ${input.email}`);
     if (await this.store.findAccountByEmail(email)) throw new AccountExists(email);
     if (!(await this.store.getPlan(input.plan))) throw new Error(`unknown plan ${input.plan}`);
     const now = this.clock.now();

@@ -1,0 +1,138 @@
+import { createConnection } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { luhnCheckDigit } from "@iccid/core";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownerCredentials, startServerProcess, type ServerProcess } from "./server-process.js";
+import { send } from "./support.js";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "iccid-faults-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const iccid = (n: number) => {
+  const body = `894410${String(n).padStart(13, "0")}`;
+  return body + luhnCheckDigit(body);
+};
+const json = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
+
+async function login(url: string, email: string, password: string): Promise<string> {
+  const r = await send(url, "POST", "/api/v1/session", { "content-type": "application/json" }, JSON.stringify({ email, password }));
+  if (r.status !== 201) throw new Error(`login failed: ${r.status} ${r.text}`);
+  return /iccid_session=[^;]+/.exec(r.headers["set-cookie"]!)![0];
+}
+
+/** Sends lookups from `workers` loops until the server stops answering; returns how many got 200. */
+async function loadUntilGone(url: string, key: string, workers: number, from: number): Promise<number> {
+  let ok = 0;
+  let n = from;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (;;) {
+        try {
+          const r = await send(url, "POST", "/api/v1/iccid/lookup", json(key), JSON.stringify({ iccid: iccid(n++) }));
+          if (r.status === 200) ok++;
+        } catch {
+          return; // the server is gone
+        }
+      }
+    }),
+  );
+  return ok;
+}
+
+describe("crash safety", () => {
+  it("keeps every answered request, every key and session, and a sound database across SIGKILLs under load", async () => {
+    const db = join(dir, "crash.db");
+    let server: ServerProcess = await startServerProcess(db);
+    const owner = await ownerCredentials(server);
+    const cookie = await login(server.url, owner.email, owner.password);
+    const kept = (await send(server.url, "POST", "/api/v1/keys", { cookie, "content-type": "application/json" }, JSON.stringify({ name: "kept" }))).body;
+    const revoked = (await send(server.url, "POST", "/api/v1/keys", { cookie, "content-type": "application/json" }, JSON.stringify({ name: "revoked" }))).body;
+    expect((await send(server.url, "DELETE", `/api/v1/keys/${revoked.id}`, { cookie })).status).toBe(204);
+    const ended = await login(server.url, owner.email, owner.password);
+    expect((await send(server.url, "DELETE", "/api/v1/session", { cookie: ended })).status).toBe(204);
+
+    let answered = 0;
+    const crashes = 3;
+    for (let round = 0; round < crashes; round++) {
+      const load = loadUntilGone(server.url, owner.key, 8, round * 1_000_000);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      server.child.kill("SIGKILL");
+      answered += await load;
+      expect(await server.exited).toBeNull(); // killed, not exited
+      server = await startServerProcess(db);
+      expect(server.stderr()).not.toMatch(/API key/); // no second bootstrap
+    }
+
+    const usage = await send(server.url, "GET", "/api/v1/usage", { authorization: `Bearer ${owner.key}` });
+    expect(answered).toBeGreaterThan(100);
+    // Every 200 was committed before it was sent; a request killed between commit and answer may count too.
+    expect(usage.body.totals.requests).toBeGreaterThanOrEqual(answered);
+    expect(usage.body.totals.requests).toBeLessThanOrEqual(answered + 8 * crashes);
+    expect(usage.body.quota.used).toBe(usage.body.totals.lookups);
+
+    // Nothing lost, nothing resurrected.
+    expect((await send(server.url, "POST", "/api/v1/iccid/lookup", json(kept.key), JSON.stringify({ iccid: iccid(1) }))).status).toBe(200);
+    expect((await send(server.url, "POST", "/api/v1/iccid/lookup", json(revoked.key), JSON.stringify({ iccid: iccid(1) }))).body.code).toBe("revoked_api_key");
+    expect((await send(server.url, "GET", "/api/v1/session", { cookie })).status).toBe(200);
+    expect((await send(server.url, "GET", "/api/v1/session", { cookie: ended })).status).toBe(401);
+
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    const sqlite = new Database(db, { readonly: true });
+    expect(sqlite.pragma("integrity_check", { simple: true })).toBe("ok");
+    sqlite.close();
+    console.log(`crash safety: ${crashes} SIGKILLs survived, ${answered} answered lookups, ${usage.body.totals.requests} metered, 0 lost`);
+  });
+});
+
+/** Writes raw HTTP on one connection; resolves with everything the server sent until it closed. */
+function rawConnection(port: number) {
+  const socket = createConnection({ port, host: "127.0.0.1" });
+  let received = "";
+  socket.on("data", (d) => (received += d));
+  const closed = new Promise<string>((resolve) => socket.on("close", () => resolve(received)));
+  return { socket, closed, ready: new Promise((resolve) => socket.once("connect", resolve)) };
+}
+
+describe("graceful shutdown", () => {
+  it("answers new requests 503 while in-flight ones finish, then closes the port and exits 0", async () => {
+    const server = await startServerProcess(join(dir, "drain.db"));
+    const { key } = await ownerCredentials(server);
+    const body = JSON.stringify({ iccid: "89441000000000000018" });
+    const head = (length: number) =>
+      `POST /api/v1/iccid/lookup HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+    // Ten requests in flight: headers and half a body sent when SIGTERM arrives.
+    const inflight = Array.from({ length: 10 }, () => rawConnection(server.port));
+    await Promise.all(inflight.map((c) => c.ready));
+    for (const c of inflight) c.socket.write(head(body.length) + body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // While those are in flight the port stays open, and a new request is refused with 503.
+    const refused = await send(server.url, "GET", "/healthz");
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe("unavailable");
+    expect(refused.headers.connection).toBe("close");
+
+    // The rest of each body: every request that was in flight is answered in full, then its connection ends.
+    for (const c of inflight) c.socket.write(body.slice(10));
+    const transcripts = await Promise.all(inflight.map((c) => c.closed));
+    for (const t of transcripts) {
+      expect([...t.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))).toEqual([200]);
+      expect(t).toMatch(/"iccid":"89441000000000000018"/);
+    }
+
+    // New connections are refused once the port is closed, and the process exits cleanly.
+    expect(await server.exited).toBe(0);
+    await expect(send(server.url, "GET", "/healthz")).rejects.toThrow();
+    expect(server.stdout()).toMatch(/"msg":"stopped"/);
+  });
+});

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+
+/** The real built `iccid-server` in its own process, so it can be killed and signalled. */
+export const SERVER_BIN = fileURLToPath(new URL("../packages/server/dist/bin.js", import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Terminal output (the first start prints the owner's credentials there). */
+  stderr(): string;
+  stdout(): string;
+  exited: Promise<number | null>;
+}
+
+export async function startServerProcess(db: string, port = 0): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [SERVER_BIN, "start", "--port", String(port), "--db", db], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (err += d));
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`iccid-server did not start: ${err}`)), 20_000);
+    const onData = () => {
+      const m = /"url":"(http:[^"]+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off("data", onData);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on("data", onData);
+    void exited.then(() => reject(new Error(`iccid-server exited: ${err}`)));
+  });
+  return { child, url, port: Number(new URL(url).port), stderr: () => err, stdout: () => out, exited };
+}
+
+/** The owner credentials a first start prints (stderr may trail stdout's "listening" line a little). */
+export async function ownerCredentials(p: ServerProcess): Promise<{ email: string; password: string; key: string }> {
+  for (let i = 0; i < 100 && !/API key: +iccid_\S+\n/.test(p.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
+  const text = p.stderr();
+  return {
+    email: /email: +(\S+)/.exec(text)![1]!,
+    password: /password: +(\S+)/.exec(text)![1]!,
+    key: /API key: +(iccid_\S+)/.exec(text)![1]!,
+  };
+}
