@@ -1,4 +1,4 @@
-import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem } from "@iccid/core";
+import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions } from "./client.js";
 import { APIUserAbortError, ResponseValidationError } from "./errors.js";
@@ -47,6 +47,8 @@ interface Chunk {
   /** What is sent, and the chunk offset each sent item belongs at. */
   send: string[];
   offsets: number[];
+  /** Decodes and checks the answer; called when the chunk's turn comes, so that answers wait undecoded. */
+  answer?: (() => BatchResult) | undefined;
 }
 
 /** Takes up to `max` ICCIDs from the source; fewer only at its end. */
@@ -177,31 +179,42 @@ async function* runChunks(
 
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
-    const answer = await client.call(
+    chunk.answer = await client.callDeferred(
       { method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids: chunk.send }, schema: FastBatchResult, backoff },
       { ...requestOptions, signal: stop.signal },
     );
     progress.requests++;
+    chunk.send = [];
+    return chunk;
+  }
+
+  /**
+   * Decodes and checks a chunk's answer and puts its items in place. Done when the chunk is handed out,
+   * not when its answer arrives: an answer waiting for its turn is a Buffer outside the JS heap, while a
+   * thousand parsed items would outlive young-generation collections and fill the old generation.
+   */
+  function fill(chunk: Chunk): void {
+    if (!chunk.answer) return;
+    const answer = chunk.answer();
+    chunk.answer = undefined;
+    const { items, offsets, start } = chunk;
     const results = answer.results;
-    if (results.length !== chunk.send.length) {
+    if (results.length !== offsets.length) {
       throw new ResponseValidationError({
         what: "the answer to POST /api/v1/iccid/batch",
         status: 200,
-        issues: [{ path: "results", message: `expected ${chunk.send.length} items, got ${results.length}` }],
+        issues: [{ path: "results", message: `expected ${offsets.length} items, got ${results.length}` }],
         body: answer,
       });
     }
     // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
-    const { items, offsets, start } = chunk;
     for (let i = 0; i < results.length; i++) {
       const item = results[i]!;
       const offset = offsets[i]!;
       item.index = start + offset;
       items[offset] = item;
     }
-    chunk.send = [];
     chunk.offsets = [];
-    return chunk;
   }
 
   async function topUp(): Promise<void> {
@@ -228,6 +241,7 @@ async function* runChunks(
       } catch (error) {
         throw failure ?? error; // the first failure, not the aborts it caused in its neighbours
       }
+      fill(chunk);
       await topUp();
       let ok = 0;
       for (const item of chunk.items) if (item!.ok) ok++;

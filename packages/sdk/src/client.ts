@@ -8,7 +8,7 @@ import { SessionResource } from "./resources/session.js";
 import { UsageResource } from "./resources/usage.js";
 import { DEFAULT_RETRY_DELAYS, type RetryDelays, type SharedBackoff } from "./retry.js";
 import { SessionCookie } from "./session-cookie.js";
-import { exchange, type WireRequest } from "./transport.js";
+import { exchange, type WireRequest, type WireResponse } from "./transport.js";
 import { SDK_VERSION } from "./version.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -64,6 +64,12 @@ export interface CallSpec<T> {
   /** false for calls that must not run twice (creating a key). */
   retry?: boolean;
   backoff?: SharedBackoff | undefined;
+  /**
+   * Answer with a function that decodes and checks the body when called, instead of the checked body.
+   * The body waits undecoded, outside the JS heap: batchAll holds several answers before their turn,
+   * and a thousand parsed items each would otherwise outlive young-generation GCs and fill the old one.
+   */
+  deferred?: boolean;
 }
 
 function env(name: string): string | undefined {
@@ -158,9 +164,20 @@ export class IccidClient {
         signal: options.signal,
         backoff: spec.backoff,
       },
-      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal),
+      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal, spec.deferred === true),
     );
     this.cookie.update(res.setCookie);
+    if (spec.deferred) return (() => this.decode(spec, res)) as T;
+    return this.decode(spec, res);
+  }
+
+  /** @internal call() with `deferred`: resolves, once answered, to a function that decodes and checks the body. */
+  callDeferred<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<() => T> {
+    return this.call({ ...spec, deferred: true }, options) as unknown as Promise<() => T>;
+  }
+
+  private decode<T>(spec: CallSpec<T>, res: WireResponse): T {
+    const text = res.bytes ? res.bytes.toString("utf8") : res.text;
 
     const what = `${spec.method} /api/v1${spec.path}`;
     const requestId = res.headers["x-request-id"];
@@ -169,9 +186,9 @@ export class IccidClient {
     if (spec.schema === null) return undefined as T;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(res.text);
+      parsed = JSON.parse(text);
     } catch {
-      throw invalid([{ path: "", message: `the body is not JSON (content-type ${res.headers["content-type"] ?? "none"})` }], res.text);
+      throw invalid([{ path: "", message: `the body is not JSON (content-type ${res.headers["content-type"] ?? "none"})` }], text);
     }
     const checked = spec.schema.safeParse(parsed);
     if (!checked.success) {

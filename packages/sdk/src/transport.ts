@@ -20,7 +20,10 @@ export interface WireResponse {
   /** Lower-cased names; repeated fields joined with ", ". */
   headers: ResponseHeaders;
   setCookie: string[];
+  /** The body as text; empty when `bytes` holds it instead (see exchange's `raw`). */
   text: string;
+  /** The body undecoded, for a 2xx answer read with `raw`: kept outside the JS heap until it is decoded. */
+  bytes?: Buffer | undefined;
 }
 
 export interface AttemptLimits {
@@ -55,6 +58,7 @@ export async function exchange(
   req: WireRequest,
   limits: AttemptLimits,
   signal: AbortSignal | undefined,
+  raw = false,
 ): Promise<WireResponse> {
   if (signal?.aborted) throw new APIUserAbortError(signal.reason);
   // undici takes an EventEmitter that emits "abort" as a signal. It is used here instead of an
@@ -79,6 +83,10 @@ export async function exchange(
       dispatcher,
       signal: abort,
     });
+    if (raw && res.statusCode < 400) {
+      const bytes = Buffer.from(await res.body.arrayBuffer());
+      return { status: res.statusCode, ...flattenHeaders(res.headers), text: "", bytes };
+    }
     const text = await res.body.text();
     return { status: res.statusCode, ...flattenHeaders(res.headers), text };
   } catch (error) {

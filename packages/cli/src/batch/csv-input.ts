@@ -35,7 +35,7 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
 }
 
 /** Blocks of bytes taken from the source per step: a few hundred kilobytes at most. */
-const BLOCKS_PER_STEP = 4;
+const BLOCKS_PER_STEP = 1;
 
 /**
  * Opens a CSV (or `-` for stdin) as a stream of records: a UTF-8 BOM is dropped, CRLF and LF both end a
