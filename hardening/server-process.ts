@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
@@ -49,4 +49,11 @@ export async function ownerCredentials(p: ServerProcess): Promise<{ email: strin
     password: /password: +(\S+)/.exec(text)![1]!,
     key: /API key: +(iccid_\S+)/.exec(text)![1]!,
   };
+}
+
+/** Runs an operator command (`plan set …`, `account …`) against a database; throws when it fails. */
+export function serverCommand(db: string, args: string[]): string {
+  const r = spawnSync(process.execPath, [SERVER_BIN, ...args, "--db", db], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`iccid-server ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
 }

@@ -1,7 +1,7 @@
 import type { IccidClient } from "@iccid/sdk";
 import type { Config } from "./config-schema.js";
 import { readConfig } from "./config.js";
-import { resolveApiKey, resolveBaseUrl, type GlobalOptions } from "./credentials.js";
+import { resolveApiKey, resolveBaseUrl, resolveTimeoutMs, type GlobalOptions } from "./credentials.js";
 import type { ExitCode } from "./exit-codes.js";
 import type { Terminal } from "./terminal.js";
 import { CLI_VERSION } from "./version.js";
@@ -40,12 +40,17 @@ export class CommandContext {
     return resolveBaseUrl(this.globals(), this.term.env, await this.config()).value;
   }
 
+  private timeout(): { timeoutMs?: number } {
+    const timeoutMs = resolveTimeoutMs(this.globals(), this.term.env);
+    return timeoutMs === undefined ? {} : { timeoutMs };
+  }
+
   /** A client with the resolved API key, for lookups and usage; fails offline when there is no usable key. */
   async apiClient(): Promise<IccidClient> {
     const config = await this.config();
     const apiKey = resolveApiKey(this.globals(), this.term.env, config).value;
     const { IccidClient } = await loadSdk();
-    return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), userAgent: USER_AGENT }));
+    return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), userAgent: USER_AGENT, ...this.timeout() }));
   }
 
   /** A client carrying the stored web session, which is only ever sent back to the server that issued it. */
@@ -54,7 +59,7 @@ export class CommandContext {
     const baseUrl = await this.baseUrl();
     const sessionToken = config.session?.base_url === baseUrl ? config.session.cookie : undefined;
     const { IccidClient } = await loadSdk();
-    return this.track(new IccidClient({ baseUrl, sessionToken, userAgent: USER_AGENT }));
+    return this.track(new IccidClient({ baseUrl, sessionToken, userAgent: USER_AGENT, ...this.timeout() }));
   }
 
   /** Closes every client made, so that keep-alive sockets do not hold the process open. */

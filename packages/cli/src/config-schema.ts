@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from "@iccid/core";
+import { isWellFormedApiKey } from "@iccid/core/grammar";
 
 // The config file is a boundary (a person may edit it by hand), so it is parsed, not trusted. zod is
 // not a dependency of this package, so the schema is written out here; each failure names its field.

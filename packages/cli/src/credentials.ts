@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from "@iccid/core";
+import { isWellFormedApiKey } from "@iccid/core/grammar";
 import { isHttpUrl, type Config } from "./config-schema.js";
 import { CredentialsError, UsageError } from "./errors.js";
 
@@ -8,6 +8,16 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 export interface GlobalOptions {
   apiKey?: string;
   baseUrl?: string;
+  /** Seconds one attempt may take (`--timeout`, else ICCID_TIMEOUT, else the SDK's default). */
+  timeout?: number;
+}
+
+/** Milliseconds per attempt from `--timeout` or ICCID_TIMEOUT (seconds), or undefined for the SDK default. */
+export function resolveTimeoutMs(options: GlobalOptions, env: NodeJS.ProcessEnv): number | undefined {
+  const seconds = options.timeout ?? (env.ICCID_TIMEOUT ? Number(env.ICCID_TIMEOUT) : undefined);
+  if (seconds === undefined) return undefined;
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`ICCID_TIMEOUT must be a number of seconds above 0 (got "${env.ICCID_TIMEOUT}")`);
+  return Math.round(seconds * 1000);
 }
 
 export interface Resolved {

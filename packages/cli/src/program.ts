@@ -1,4 +1,4 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { CommandContext } from "./command-context.js";
 import { batchCommand } from "./commands/batch.js";
 import { configCommand } from "./commands/config.js";
@@ -29,6 +29,12 @@ Examples:
   $ iccid login --email you@example.com && iccid keys list
 `;
 
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("must be a number of seconds above 0");
+  return n;
+}
+
 /** Builds the command tree; `args` are the user's arguments, for hints such as the resume command. */
 export function buildProgram(ctx: CommandContext, args: readonly string[]): Command {
   const program = new Command("iccid")
@@ -36,6 +42,7 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
     .version(CLI_VERSION, "-V, --version", "print the version")
     .option("--api-key <key>", "API key (default: ICCID_API_KEY, then the config file)")
     .option("--base-url <url>", "server URL (default: ICCID_BASE_URL, then the config file, then http://127.0.0.1:8080)")
+    .option("--timeout <seconds>", "give up on a request attempt after this long (default: ICCID_TIMEOUT, then 30)", seconds)
     .helpCommand(true)
     .exitOverride()
     .showSuggestionAfterError(true)

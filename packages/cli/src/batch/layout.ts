@@ -1,4 +1,4 @@
-import { normalizeIccid } from "@iccid/core";
+import { normalizeIccid } from "@iccid/core/grammar";
 import { UsageError } from "../errors.js";
 
 /** How an input CSV is laid out: whether its first record is a header, and which column holds ICCIDs. */

@@ -1,4 +1,4 @@
-import { parseIccid } from "@iccid/core";
+import { parseIccid } from "@iccid/core/grammar";
 import { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { ExitCode } from "../exit-codes.js";

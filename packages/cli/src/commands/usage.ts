@@ -1,4 +1,4 @@
-import { GRANULARITIES, type Granularity } from "@iccid/core";
+import { GRANULARITIES, type Granularity } from "@iccid/core/grammar";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { palette } from "../output/colour.js";

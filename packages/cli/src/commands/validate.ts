@@ -1,4 +1,4 @@
-import { validateIccid } from "@iccid/core";
+import { validateIccid } from "@iccid/core/grammar";
 import { Command } from "commander";
 import { ExitCode } from "../exit-codes.js";
 import { palette } from "../output/colour.js";

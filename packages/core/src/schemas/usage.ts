@@ -1,9 +1,8 @@
 import { z } from "zod";
+import { GRANULARITIES } from "../granularity.js";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
 
-export const GRANULARITIES = ["hour", "day", "month"] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
 
 const DateOrTimestamp = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
   error: "must be a date (2026-11-01) or an RFC 3339 timestamp",
