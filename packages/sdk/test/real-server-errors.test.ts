@@ -113,17 +113,15 @@ describe("rate limit and quota", () => {
 });
 
 describe("server faults", () => {
-  it("maps an internal failure to InternalServerError internal_error, and a stopped server to APIConnectionError", async () => {
+  it("maps an unreachable store to InternalServerError 503 unavailable, and a stopped server to APIConnectionError", async () => {
     const broken = await startTestServer();
     const c = new IccidClient({ baseUrl: broken.url, apiKey: broken.owner.apiKey, maxRetries: 1, retryDelays: { initialMs: 1, maxMs: 1 } });
     try {
       await c.iccid.lookup("89441000000000000018");
-      await broken.store.close(); // every query now throws inside the server
+      await broken.store.close(); // the store is gone: API.md says 503 `unavailable`
       const error = await failure(c.iccid.lookup("89441000000000000018"));
       expect(error).toBeInstanceOf(InternalServerError);
-      // API.md says an unreachable store is 503 `unavailable`; the server answers 500 `internal_error` so
-      // far. Both are InternalServerError; the exact pair is asserted so that a change is noticed.
-      expect([error.status, error.code]).toEqual([500, "internal_error"]);
+      expect([error.status, error.code]).toEqual([503, "unavailable"]);
       expect(JSON.stringify(error.body)).not.toMatch(/sqlite|SELECT|at .*\.ts/i);
     } finally {
       await broken.close().catch(() => undefined);

@@ -48,22 +48,35 @@ export class SqliteStore implements Store {
     this.#db.pragma("busy_timeout = 5000");
     this.#db.pragma("foreign_keys = ON");
     const commit = this.#db.transaction((charges: Charge[]) => charges.map((c) => this.#charge(c)));
-    this.#charges = new ChargeBatch(commit, (error) =>
+    this.#charges = new ChargeBatch(
+      (charges) => {
+        this.#assertOpen();
+        return commit(charges);
+      },
       // Another process held the write lock past busy_timeout: a 503 to retry, not a 500.
-      (error as { code?: string }).code === "SQLITE_BUSY" ? new StoreUnavailable({ cause: error }) : error,
+      (error) => ((error as { code?: string }).code === "SQLITE_BUSY" ? new StoreUnavailable({ cause: error }) : error),
     );
     const dataVersion = this.#db.prepare("PRAGMA data_version").pluck();
-    this.#grants = new GrantCache(() => dataVersion.get() as number);
+    this.#grants = new GrantCache(() => {
+      this.#assertOpen();
+      return dataVersion.get() as number;
+    });
   }
 
   /** A statement prepared on first use and kept for the life of the store. */
   #sql(sql: string): Statement {
+    this.#assertOpen();
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#db.prepare(sql);
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** A closed database (shutting down) is unavailable, not broken: 503, not 500. */
+  #assertOpen(): void {
+    if (!this.#db.open) throw new StoreUnavailable();
   }
 
   async migrate(): Promise<void> {
