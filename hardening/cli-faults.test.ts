@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
-import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerCredentials, serverCommand, startServerProcess } from "./server-process.js";
+import { formatApiKey } from "@iccid/core";
+import { nthIccid } from "./support.js";
 
 // The real built `iccid` against a server killed mid-batch, one that answers garbage and one that hangs.
 const CLI = fileURLToPath(new URL("../packages/cli/dist/bin.js", import.meta.url));
@@ -29,17 +30,12 @@ function iccid(args: string[], env: Record<string, string>): Promise<{ code: num
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-const validIccid = (n: number) => {
-  const body = `894410${String(n).padStart(13, "0")}`;
-  return body + luhnCheckDigit(body);
-};
-
 describe("the CLI under server faults", () => {
   it("resumes a batch cut short by a killed server to exactly one output row per input row", async () => {
     const rows = 400_000;
     const input = join(dir, "sims.csv");
     const output = join(dir, "out.csv");
-    writeFileSync(input, ["row,iccid", ...Array.from({ length: rows }, (_, i) => `${i},${i % 997 === 0 ? "12AB" : validIccid(i)}`)].join("\n") + "\n");
+    writeFileSync(input, ["row,iccid", ...Array.from({ length: rows }, (_, i) => `${i},${i % 997 === 0 ? "12AB" : nthIccid(i)}`)].join("\n") + "\n");
     const db = join(dir, "resume.db");
     serverCommand(db, ["plan", "set", "standard", "--rate-limit", "100000", "--window", "60", "--monthly-lookups", "10000000"]);
     let server = await startServerProcess(db);
@@ -71,7 +67,6 @@ describe("the CLI under server faults", () => {
     const fake = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("<html>proxy error</html>"));
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-    const { formatApiKey } = await import("@iccid/core");
     const r = await iccid(["lookup", "89441000000000000018"], { ICCID_API_KEY: formatApiKey("d".repeat(22)), ICCID_BASE_URL: url });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -84,7 +79,6 @@ describe("the CLI under server faults", () => {
     const hang = createServer(() => {});
     await new Promise<void>((resolve) => hang.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
-    const { formatApiKey } = await import("@iccid/core");
     const started = Date.now();
     const r = await iccid(["lookup", "89441000000000000018", "--timeout", "1"], { ICCID_API_KEY: formatApiKey("e".repeat(22)), ICCID_BASE_URL: url });
     expect(r.code).toBe(1);

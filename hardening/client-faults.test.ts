@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
-import { formatApiKey, luhnCheckDigit } from "@iccid/core";
+import { formatApiKey } from "@iccid/core";
 import { IccidClient, isAPIConnectionError, isAPITimeoutError, isResponseValidationError } from "@iccid/sdk";
 import { Accounts, ApiKeys, createApp, IccidDecoder, listen, SqliteStore, systemClock, type RunningServer } from "@iccid/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nthIccid } from "./support.js";
 
 // The SDK against a server that restarts mid-batch, one that answers garbage and one that hangs.
 let dir: string;
@@ -14,11 +15,6 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "iccid-client-faults-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const iccid = (n: number) => {
-  const body = `894410${String(n).padStart(13, "0")}`;
-  return body + luhnCheckDigit(body);
-};
 
 async function serveOn(db: string, port: number): Promise<RunningServer> {
   const store = new SqliteStore(db);
@@ -49,12 +45,12 @@ describe("the SDK under server faults", () => {
     let next = 0;
     for await (const item of client.iccid.batchAll(
       (function* () {
-        for (let i = 0; i < total; i++) yield iccid(i);
+        for (let i = 0; i < total; i++) yield nthIccid(i);
       })(),
       { concurrency: 2, chunkSize: 500 },
     )) {
       expect(item.index).toBe(next);
-      expect(item.ok && item.result.iccid).toBe(iccid(next));
+      expect(item.ok && item.result.iccid).toBe(nthIccid(next));
       next++;
       if (next === 3_000 && !restarted) {
         restarted = true;

@@ -1,8 +1,7 @@
-import { luhnCheckDigit } from "@iccid/core";
 import { startTestServer, type TestServer } from "@iccid/server/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { SEED, send } from "./support.js";
+import { SEED, nthIccid, send } from "./support.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -10,10 +9,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const iccid = (n: number) => {
-  const body = `894410${String(n).padStart(13, "0")}`;
-  return body + luhnCheckDigit(body);
-};
 const post = (path: string, key: string, body: unknown) =>
   send(server!.url, "POST", path, { authorization: `Bearer ${key}`, "content-type": "application/json" }, JSON.stringify(body));
 
@@ -21,7 +16,7 @@ describe("limits under concurrency", () => {
   it("admits exactly 50 of 200 concurrent requests against a limit of 50", async () => {
     server = await startTestServer({ plan: { rate_limit: 50, window_seconds: 60 } });
     const key = server.owner.apiKey;
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => post("/api/v1/iccid/lookup", key, { iccid: iccid(i) })));
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => post("/api/v1/iccid/lookup", key, { iccid: nthIccid(i) })));
     const byStatus = answers.reduce<Record<number, number>>((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {});
     expect(byStatus).toEqual({ 200: 50, 429: 150 });
     const usage = await send(server.url, "GET", "/api/v1/usage", { authorization: `Bearer ${key}` });
@@ -36,7 +31,7 @@ describe("limits under concurrency", () => {
     const sizes = fc.sample(fc.integer({ min: 1, max: 120 }), { seed: SEED, numRuns: 40 });
     let next = 0;
     const batches = sizes.map((size) => {
-      const items = Array.from({ length: size }, () => iccid(next++));
+      const items = Array.from({ length: size }, () => nthIccid(next++));
       return [...items, items[0]!, "12AB"];
     });
     const answers = await Promise.all(batches.map((iccids) => post("/api/v1/iccid/batch", key, { iccids })));

@@ -2,11 +2,10 @@ import { createConnection } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { luhnCheckDigit } from "@iccid/core";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerCredentials, startServerProcess, type ServerProcess } from "./server-process.js";
-import { send } from "./support.js";
+import { nthIccid, send } from "./support.js";
 
 let dir: string;
 beforeAll(() => {
@@ -14,10 +13,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const iccid = (n: number) => {
-  const body = `894410${String(n).padStart(13, "0")}`;
-  return body + luhnCheckDigit(body);
-};
 const json = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
 
 async function login(url: string, email: string, password: string): Promise<string> {
@@ -34,7 +29,7 @@ async function loadUntilGone(url: string, key: string, workers: number, from: nu
     Array.from({ length: workers }, async () => {
       for (;;) {
         try {
-          const r = await send(url, "POST", "/api/v1/iccid/lookup", json(key), JSON.stringify({ iccid: iccid(n++) }));
+          const r = await send(url, "POST", "/api/v1/iccid/lookup", json(key), JSON.stringify({ iccid: nthIccid(n++) }));
           if (r.status === 200) ok++;
         } catch {
           return; // the server is gone
@@ -77,8 +72,8 @@ describe("crash safety", () => {
     expect(usage.body.quota.used).toBe(usage.body.totals.lookups);
 
     // Nothing lost, nothing resurrected.
-    expect((await send(server.url, "POST", "/api/v1/iccid/lookup", json(kept.key), JSON.stringify({ iccid: iccid(1) }))).status).toBe(200);
-    expect((await send(server.url, "POST", "/api/v1/iccid/lookup", json(revoked.key), JSON.stringify({ iccid: iccid(1) }))).body.code).toBe("revoked_api_key");
+    expect((await send(server.url, "POST", "/api/v1/iccid/lookup", json(kept.key), JSON.stringify({ iccid: nthIccid(1) }))).status).toBe(200);
+    expect((await send(server.url, "POST", "/api/v1/iccid/lookup", json(revoked.key), JSON.stringify({ iccid: nthIccid(1) }))).body.code).toBe("revoked_api_key");
     expect((await send(server.url, "GET", "/api/v1/session", { cookie })).status).toBe(200);
     expect((await send(server.url, "GET", "/api/v1/session", { cookie: ended })).status).toBe(401);
 

@@ -1,4 +1,4 @@
-import { PROBLEM_CODES, type ProblemCode } from "@iccid/core";
+import { luhnCheckDigit, PROBLEM_CODES, type ProblemCode } from "@iccid/core";
 import { request } from "undici";
 
 export const SEED = Number(process.env.HARDENING_SEED ?? "20261121");
@@ -57,3 +57,9 @@ export function problemViolation(a: Answer): string | undefined {
 
 /** What must never appear in an answer or a log line. */
 export const LEAK = /\bat \S+\.(ts|js|mjs):\d+|node_modules|SQLITE_|\bSELECT\b|\bINSERT\b|\bUPDATE\b .* SET|stack/;
+
+/** The n-th of a series of distinct valid 20-digit ICCIDs (Vodafone UK prefix). */
+export function nthIccid(n: number): string {
+  const body = `894410${String(n).padStart(13, "0")}`;
+  return body + luhnCheckDigit(body);
+}
