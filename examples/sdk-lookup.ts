@@ -3,7 +3,6 @@
 //   ICCID_API_KEY=iccid_… ICCID_BASE_URL=http://127.0.0.1:8080 \
 //     node packages/sdk/scripts/run-example.mjs examples/sdk-lookup.ts "8944 1000 0000 0000 0018"
 //
-// In your own project the import is `from "@iccid/sdk"`; here it points at the workspace sources.
 import {
   IccidClient,
   isAPIConnectionError,
@@ -14,7 +13,7 @@ import {
   isSubscriptionRequiredError,
   isUnprocessableEntityError,
   validateIccid,
-} from "../packages/sdk/src/index.js";
+} from "@iccid/sdk";
 
 const input = process.argv[2] ?? "8944 1000 0000 0000 0018";
 

@@ -5,11 +5,10 @@
 //   node packages/sdk/scripts/run-example.mjs examples/sdk-stream.ts          # 10,000 generated numbers
 //
 // One ICCID per line in; CSV out on stdout; progress and the summary on stderr.
-// In your own project the import is `from "@iccid/sdk"`; here it points at the workspace sources.
 import { createReadStream } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { IccidClient, isAPIError, luhnCheckDigit } from "../packages/sdk/src/index.js";
+import { IccidClient, isAPIError, luhnCheckDigit } from "@iccid/sdk";
 
 /** Lines of a file or stdin, read lazily: batchAll pulls only as fast as results are written. */
 function linesOf(path: string): AsyncIterable<string> {

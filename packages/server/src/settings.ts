@@ -10,14 +10,13 @@ export interface ServerSettings {
   sessionIdleMs: number;
   /** …and after this long in any case. */
   sessionMaxMs: number;
-  /** The plan new accounts get. */
-  defaultPlan: Plan;
   /** Failed logins allowed per email and per client IP within `loginWindowSeconds`. */
   loginAttemptsPerEmail: number;
   loginAttemptsPerIp: number;
   loginWindowSeconds: number;
 }
 
+/** The plan a new database starts with, and the one new accounts get unless told otherwise. */
 export const DEFAULT_PLAN: Plan = { name: "standard", rate_limit: 600, window_seconds: 60, monthly_lookups: 100_000 };
 
 export const DEFAULT_SETTINGS: ServerSettings = {
@@ -25,7 +24,6 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   trustProxy: false,
   sessionIdleMs: 12 * 3_600_000,
   sessionMaxMs: 7 * 24 * 3_600_000,
-  defaultPlan: DEFAULT_PLAN,
   loginAttemptsPerEmail: 5,
   loginAttemptsPerIp: 50,
   loginWindowSeconds: 15 * 60,

@@ -64,7 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     ...(options.logTo ? { logger: pino({ level: "info" }, options.logTo) } : {}),
     decoder: await loadDecoder(store),
-    settings: { defaultPlan, ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
+    settings: { ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
     ...(backing.limiters ? { limiterFactory: backing.limiters } : {}),
   });
   const running = await listen(iccidApp, { host: "127.0.0.1", port: 0, store, drainTimeoutMs: 2_000 });

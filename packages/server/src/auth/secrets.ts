@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { API_KEY_ALPHABET } from "@iccid/core";
 
 /** `length` characters drawn uniformly from base62 (rejection sampling keeps the draw unbiased). */
@@ -19,7 +19,7 @@ export function newId(prefix: "acc" | "key"): string {
 }
 
 export function sha256Hex(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 export function constantTimeEqual(a: Buffer, b: Buffer): boolean {

@@ -76,7 +76,7 @@ export function buildProgram(): Command {
         store,
         logger,
         decoder,
-        settings: { trustProxy: settings.trustProxy, defaultPlan: plan },
+        settings: { trustProxy: settings.trustProxy },
         ...(redis ? { limiterFactory: redisLimiters(redis) } : {}),
       });
       const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger });

@@ -6,6 +6,7 @@ import type { Context } from "koa";
  * fifth of the request's CPU time in a profile.
  */
 export function sendJson(ctx: Context, value: unknown): void {
-  ctx.type = "application/json";
+  // Set as a header rather than through ctx.type, which looks the type up in the MIME table each time.
+  ctx.set("Content-Type", "application/json; charset=utf-8");
   ctx.body = Buffer.from(JSON.stringify(value));
 }

@@ -73,7 +73,7 @@ export class Sessions {
     await this.store.deleteSession(active.hash);
   }
 
-  /** Seconds the cookie should live: until the earlier of the idle and absolute expiries. */
+  /** When the session ends unless used again: the earlier of the idle and absolute expiries (epoch ms). */
   expiresAt(session: SessionRow): number {
     return Math.min(session.expires_at, session.last_seen_at + this.idleMs);
   }

@@ -1,28 +1,35 @@
 import type { KeyGrant } from "../store.js";
 
 /**
- * Key grants read from one SQLite file, kept until anything they depend on may have changed: this
- * process's own changes call `clear()`/`forgetKey()`, and `PRAGMA data_version` (which moves when another
- * connection — an operator command, say — commits) clears the lot. So a revoked key or a cancelled
- * subscription is refused on the very next request, and an unchanged key costs no query.
+ * Key grants read from one SQLite file, kept until anything they depend on may have changed. This
+ * process's own changes (revoking a key through the API, say) call `clear()`/`forgetKey()`, so they are
+ * refused on the very next request. Another process's commits (an operator command changing a
+ * subscription or a plan) move `PRAGMA data_version`, which is read at most every `recheckMs`: that query
+ * was the largest single cost of a lookup, so such changes are seen within that time instead.
  */
 export class GrantCache {
   readonly #byHash = new Map<string, KeyGrant>();
   #version: number;
+  #checkedAt = 0;
 
   constructor(
     private readonly dataVersion: () => number,
+    private readonly recheckMs = 100,
     private readonly maxEntries = 10_000,
   ) {
     this.#version = dataVersion();
   }
 
   get(hash: string): KeyGrant | undefined {
-    const version = this.dataVersion();
-    if (version !== this.#version) {
-      this.#version = version;
-      this.#byHash.clear();
-      return undefined;
+    const now = performance.now();
+    if (now - this.#checkedAt >= this.recheckMs) {
+      this.#checkedAt = now;
+      const version = this.dataVersion();
+      if (version !== this.#version) {
+        this.#version = version;
+        this.#byHash.clear();
+        return undefined;
+      }
     }
     return this.#byHash.get(hash);
   }
