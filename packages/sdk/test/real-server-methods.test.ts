@@ -139,9 +139,15 @@ describe("session and keys", () => {
     const unnamed = await c.keys.create();
     expect(unnamed.name).toBeNull();
 
+    // The signed-in account's usage, as the account page reads it: the lookup above is in it.
+    const usage = await c.usage.forSession({ granularity: "day" });
+    expect(usage.totals.lookups).toBeGreaterThanOrEqual(1);
+    expect(usage.subscription.status).toBe("active");
+
     await c.session.logout();
     expect(c.session.token).toBeUndefined();
     expectProblem(await failure(c.session.current()), AuthenticationError, 401, "not_authenticated");
+    expectProblem(await failure(c.usage.forSession()), AuthenticationError, 401, "not_authenticated");
   });
 
   it("resumes a session in a new client from the saved token", async () => {

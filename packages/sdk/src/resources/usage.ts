@@ -13,11 +13,17 @@ function toQuery(params: UsageParams): URLSearchParams {
   return query;
 }
 
-/** Quota, rate limit and metered usage of the key's account. Calling it costs no quota. */
+/** Quota, rate limit and metered usage. Calling it costs no quota. */
 export class UsageResource {
   constructor(private readonly client: IccidClient) {}
 
+  /** The usage of the API key's account (`GET /usage`). */
   get(params: UsageParams = {}, options?: RequestOptions): Promise<Usage> {
     return this.client.call({ method: "GET", path: "/usage", query: toQuery(params), auth: "api_key", schema: Usage }, options);
+  }
+
+  /** The same report for the signed-in account (`GET /account/usage`, web session), as the account page shows it. */
+  forSession(params: UsageParams = {}, options?: RequestOptions): Promise<Usage> {
+    return this.client.call({ method: "GET", path: "/account/usage", query: toQuery(params), auth: "session", schema: Usage }, options);
   }
 }
