@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pnpm bench [--quick]: every hot path as a ratio against a baseline measured in the same run, in
 // alternating rounds (median reported). Needs `pnpm build` first. Prints one table, writes
-// bench/results.json, exits 1 when a bar is missed. See bench/README.md.
+// bench/results.json; a full run exits 1 when a bar is missed. See bench/README.md.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { batchRows } from "./suites/batch.mjs";
@@ -14,7 +14,7 @@ import { printTable } from "./lib/table.mjs";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const settings = values.quick
-  ? { quick: true, rounds: 3, seconds: 2, cliRows: [20_000, 200_000] }
+  ? { quick: true, rounds: 3, seconds: 3, cliRows: [50_000, 500_000] }
   : { quick: false, rounds: 5, seconds: 5, cliRows: [100_000, 1_000_000] };
 
 const suites = { lookup: lookupRows, batch: batchRows, sdk: sdkRows, cli: cliRows, startup: startupRows, "scale-out": scaleOutRows };
@@ -29,4 +29,7 @@ for (const [name, suite] of Object.entries(suites)) {
 printTable(rows);
 const results = { date: new Date().toISOString(), node: process.version, quick: settings.quick, rows };
 writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-process.exit(rows.some((r) => r.pass === false) ? 1 : 0);
+// Quick rounds are short and these machines noisy: a quick run is a smoke test whose figures are
+// indicative; the bars are judged by the full run, which exits 1 when one is missed.
+if (settings.quick) console.log("\nquick run: short rounds, indicative figures; the bars are judged by a full `pnpm bench`.");
+process.exit(!settings.quick && rows.some((r) => r.pass === false) ? 1 : 0);
