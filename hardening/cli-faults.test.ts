@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownerCredentials, serverCommand, startServerProcess } from "./server-process.js";
+import { killServerProcesses, ownerCredentials, serverCommand, startServerProcess } from "./server-process.js";
 import { formatApiKey } from "@iccid/core";
 import { nthIccid } from "./support.js";
 
@@ -16,7 +16,10 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "iccid-cli-faults-"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  killServerProcesses();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function iccid(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {

@@ -4,14 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownerCredentials, startServerProcess, type ServerProcess } from "./server-process.js";
+import { killServerProcesses, ownerCredentials, startServerProcess, type ServerProcess } from "./server-process.js";
 import { nthIccid, send } from "./support.js";
 
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "iccid-faults-"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  killServerProcesses();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const json = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
 

@@ -15,10 +15,19 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+const started = new Set<ChildProcess>();
+
+/** Kills every server a test started and left running (a failed assertion skips the test's own stop). */
+export function killServerProcesses(): void {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  started.clear();
+}
+
 export async function startServerProcess(db: string, port = 0): Promise<ServerProcess> {
   const child = spawn(process.execPath, [SERVER_BIN, "start", "--port", String(port), "--db", db], {
     stdio: ["ignore", "pipe", "pipe"],
   });
+  started.add(child);
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
