@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, ownerCredentials, serverCommand, startServerProcess } from "./server-process.js";
+import { killServerProcesses, ownerCredentials, serverCommand, startServerProcess } from "@iccid/server/testing";
 import { formatApiKey } from "@iccid/core";
 import { nthIccid } from "./support.js";
 
@@ -56,7 +56,7 @@ describe("the CLI under server faults", () => {
     expect(written).toBeGreaterThan(0);
     expect(written).toBeLessThan(rows);
 
-    server = await startServerProcess(db, server.port);
+    server = await startServerProcess(db, { port: server.port });
     const resumed = await iccid(["batch", input, "--out", output, "--resume"], env);
     expect(resumed.code, resumed.stderr).toBe(3); // some rows are malformed on purpose: exit 3, not an error
     const lines = readFileSync(output, "utf8").trimEnd().split("\n");

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { formatApiKey, PROBLEM_CODES } from "@iccid/core";
+import { formatApiKey } from "@iccid/core";
 import { startTestServer, type TestServer } from "@iccid/server/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -159,6 +159,5 @@ describe("fuzzing every endpoint", () => {
     expect(log.length).toBeGreaterThan(1000);
     for (const secret of secrets) expect(log.includes(secret)).toBe(false);
     expect(LEAK.test(log)).toBe(false);
-    expect(Object.keys(PROBLEM_CODES).length).toBeGreaterThan(10);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, ownerCredentials, startServerProcess, type ServerProcess } from "./server-process.js";
+import { killServerProcesses, ownerCredentials, startServerProcess, type ServerProcess } from "@iccid/server/testing";
 import { nthIccid, send } from "./support.js";
 
 let dir: string;

@@ -16,6 +16,17 @@ import { SqliteStore } from "./store/sqlite/sqlite-store.js";
 import type { Plan, Store } from "./store/store.js";
 import { systemClock, type Clock } from "./time.js";
 
+export {
+  killServerProcesses,
+  ownerCredentials,
+  SERVER_BIN,
+  serverCommand,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+  type StartOptions,
+} from "./testing-process.js";
+
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at
 // ICCID_TEST_POSTGRES_URL with rate limits in the Redis at ICCID_TEST_REDIS_URL (when set).

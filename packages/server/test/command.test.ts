@@ -1,18 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess } from "../src/testing.js";
 import { call } from "./http.js";
 
 // The real built `iccid-server` binary, on a temp database and an ephemeral port.
-const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 let dir: string;
 let db: string;
 
 function run(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+  const r = spawnSync(process.execPath, [SERVER_BIN, ...args], {
     input,
     encoding: "utf8",
     env: { ...process.env, ICCID_DB: db, ...env },
@@ -20,50 +19,22 @@ function run(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
-
-async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--db", db, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15_000);
-    child.stdout!.on("data", () => {
-      const m = /"url":"(http:[^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
-  return { child, url, exited, stderr: () => err, stdout: () => out };
-}
+const start = () => startServerProcess(db);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "iccid-cmd-"));
   db = join(dir, "data", "iccid.db");
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  killServerProcesses();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe("iccid-server", () => {
   it("bootstraps an owner once on first start, serves lookups with the printed key, stops on SIGTERM", async () => {
     const server = await start();
-    const banner = server.stderr();
-    expect(banner).toMatch(/email: +owner@localhost/);
-    const password = /password: +(\S+)/.exec(banner)![1]!;
-    const key = /API key: +(iccid_\S+)/.exec(banner)![1]!;
+    const { email, password, key } = await ownerCredentials(server);
+    expect(email).toBe("owner@localhost");
     expect(password.length).toBeGreaterThanOrEqual(20);
 
     const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
@@ -76,8 +47,7 @@ describe("iccid-server", () => {
     expect(logs).not.toContain(key);
     expect(logs).not.toContain(password);
 
-    server.child.kill("SIGTERM");
-    expect(await server.exited).toBe(0);
+    expect(await stopServerProcess(server)).toBe(0);
     expect(server.stdout()).toMatch(/"msg":"stopped"/);
 
     const again = await start();
@@ -116,8 +86,7 @@ describe("iccid-server", () => {
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe("no_active_subscription");
     } finally {
-      server.child.kill("SIGTERM");
-      await server.exited;
+      await stopServerProcess(server);
     }
   });
 
@@ -141,8 +110,7 @@ describe("iccid-server", () => {
       expect(r.body.issuer).toEqual({ prefix: "894410", name: "Our MVNO, Ltd", source: "custom" });
       expect(r.body.data_version).toMatch(/\+custom\.2\./);
     } finally {
-      server.child.kill("SIGTERM");
-      await server.exited;
+      await stopServerProcess(server);
     }
   });
 
@@ -150,7 +118,7 @@ describe("iccid-server", () => {
     const badEnv = run(["start"], undefined, { ICCID_PORT: "eighty" });
     expect(badEnv.status).toBe(2);
     expect(badEnv.stderr).toMatch(/ICCID_PORT/);
-    const badFlag = spawnSync(process.execPath, [BIN, "start", "--port", "70000"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
+    const badFlag = spawnSync(process.execPath, [SERVER_BIN, "start", "--port", "70000"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
     expect(badFlag.status).toBe(2);
     expect(badFlag.stderr).toMatch(/--port/);
     expect(run(["migrate"]).stdout).toMatch(/up to date/);

@@ -55,6 +55,8 @@ describe("POST /api/v1/iccid/lookup", () => {
     expect(r.status).toBe(422);
     expect(r.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(r.body).toMatchObject({ status: 422, code: "invalid_input", errors: [{ pointer: "/iccid", code }] });
+    // An error after authentication still says where the rate limit stands.
+    expect(r.headers.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
   });
 
   it.each([

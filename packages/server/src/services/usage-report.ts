@@ -65,6 +65,7 @@ export class UsageReport {
       this.store.quotaUsed(grant.account.id, current.start),
       params.group_by === "api_key" ? this.store.listKeys(grant.account.id) : Promise.resolve([]),
     ]);
+    const keyNames = new Map(keys.map((k) => [k.id, k.name]));
     const totals = { requests: 0, lookups: 0 };
     const byKey = new Map<string, UsageByKey>();
     for (const row of rows) {
@@ -78,7 +79,7 @@ export class UsageReport {
       if (params.group_by === "api_key") {
         let entry = byKey.get(row.key_id);
         if (!entry) {
-          entry = { key_id: row.key_id, name: keys.find((k) => k.id === row.key_id)?.name ?? null, requests: 0, lookups: 0 };
+          entry = { key_id: row.key_id, name: keyNames.get(row.key_id) ?? null, requests: 0, lookups: 0 };
           byKey.set(row.key_id, entry);
         }
         entry.requests += row.requests;

@@ -1,66 +1,39 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestSchema, type TestSchema } from "../../src/store/postgres/test-schema.js";
+import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess } from "../../src/testing.js";
 import { call } from "../http.js";
 
 // The documented move from one machine to several: export the SQLite file, import into PostgreSQL,
 // start on PostgreSQL, and find every account, key and counter there. Uses the real built binary.
-const BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
 const PG = process.env.ICCID_TEST_POSTGRES_URL!;
 let dir: string;
 let schema: TestSchema;
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
-
-async function startServer(db: string) {
-  const child = spawn(process.execPath, [BIN, "start", "--port", "0", "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (d) => (err += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${err}`)), 15_000);
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /"url":"(http:[^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
-  return {
-    url,
-    banner: () => err,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.on("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
+  spawnSync(process.execPath, [SERVER_BIN, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "iccid-move-"));
   schema = await createTestSchema(PG);
 });
 afterAll(async () => {
+  killServerProcesses();
   rmSync(dir, { recursive: true, force: true });
   await schema?.drop();
 });
 
 it("moves a SQLite database to PostgreSQL with export and import", async () => {
   const sqlite = join(dir, "iccid.db");
-  const source = await startServer(sqlite);
-  const key = /API key: +(iccid_\S+)/.exec(source.banner())![1]!;
+  const source = await startServerProcess(sqlite);
+  const { key } = await ownerCredentials(source);
   for (let i = 0; i < 3; i++) {
     expect((await call(source.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).status).toBe(200);
   }
-  await source.stop();
+  await stopServerProcess(source);
 
   const dump = join(dir, "dump.jsonl");
   const exported = run(["export", "--db", sqlite, "--out", dump]);
@@ -73,14 +46,14 @@ it("moves a SQLite database to PostgreSQL with export and import", async () => {
   expect(imported.status).toBe(0);
   expect(run(["import", dump, "--db", target]).stderr).toMatch(/already has accounts/);
 
-  const moved = await startServer(target);
+  const moved = await startServerProcess(target);
   try {
-    expect(moved.banner()).not.toMatch(/API key/); // the owner came along: no second bootstrap
+    expect(moved.stderr()).not.toMatch(/API key/); // the owner came along: no second bootstrap
     const usage = await call(moved.url, "GET", "/api/v1/usage", { key });
     expect(usage.status).toBe(200);
     expect(usage.body.totals).toEqual({ requests: 3, lookups: 3 });
     expect((await call(moved.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).status).toBe(200);
   } finally {
-    await moved.stop();
+    await stopServerProcess(moved);
   }
 });

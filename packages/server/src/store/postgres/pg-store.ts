@@ -17,6 +17,17 @@ import type {
   UsageRow,
 } from "../store.js";
 import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import {
+  accountFromRow,
+  ACCOUNTS_WITH_SUBSCRIPTIONS_SQL,
+  grantByHashSql,
+  grantFromRow,
+  sessionByHashSql,
+  sessionFromRow,
+  type AccountRow,
+  type GrantRow,
+  type SessionJoinRow,
+} from "../joins.js";
 import { MIGRATIONS } from "./migrations.js";
 
 // Times and counters are BIGINT; every value this store keeps fits a JS number exactly, so read them as
@@ -141,14 +152,7 @@ export class PgStore implements Store {
   }
 
   async listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
-    const rows = await this.#query<Account & Omit<Subscription, "account_id">>(
-      `SELECT a.*, s.status, s.plan, s.period_anchor FROM accounts a
-       JOIN subscriptions s ON s.account_id = a.id ORDER BY a.created_at, a.id`,
-    );
-    return rows.map(({ status, plan, period_anchor, ...account }) => ({
-      ...account,
-      subscription: { account_id: account.id, status, plan, period_anchor },
-    }));
+    return (await this.#query<AccountRow>(ACCOUNTS_WITH_SUBSCRIPTIONS_SQL)).map(accountFromRow);
   }
 
   async getSubscription(accountId: string): Promise<Subscription | undefined> {
@@ -169,26 +173,8 @@ export class PgStore implements Store {
   }
 
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
-    const row = await this.#one<ApiKeyRow & Omit<Account, "id" | "created_at"> & Omit<Subscription, "account_id"> &
-      Omit<Plan, "name"> & { account_created_at: number }>(
-      `SELECT k.*, a.email, a.password_hash, a.created_at AS account_created_at,
-              s.status, s.plan, s.period_anchor, p.rate_limit, p.window_seconds, p.monthly_lookups
-       FROM api_keys k
-       JOIN accounts a ON a.id = k.account_id
-       JOIN subscriptions s ON s.account_id = k.account_id
-       JOIN plans p ON p.name = s.plan
-       WHERE k.hash = $1`,
-      [hash],
-    );
-    if (!row) return undefined;
-    const { email, password_hash, account_created_at, status, plan, period_anchor, rate_limit, window_seconds,
-      monthly_lookups, ...key } = row;
-    return {
-      key,
-      account: { id: key.account_id, email, password_hash, created_at: account_created_at },
-      subscription: { account_id: key.account_id, status, plan, period_anchor },
-      plan: { name: plan, rate_limit, window_seconds, monthly_lookups },
-    };
+    const row = await this.#one<GrantRow>(grantByHashSql("$1"), [hash]);
+    return row && grantFromRow(row);
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRow[]> {
@@ -214,14 +200,8 @@ export class PgStore implements Store {
   }
 
   async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
-    const row = await this.#one<SessionRow & { email: string; password_hash: string; account_created_at: number }>(
-      `SELECT s.*, a.email, a.password_hash, a.created_at AS account_created_at
-       FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = $1`,
-      [hash],
-    );
-    if (!row) return undefined;
-    const { email, password_hash, account_created_at, ...session } = row;
-    return { session, account: { id: session.account_id, email, password_hash, created_at: account_created_at } };
+    const row = await this.#one<SessionJoinRow>(sessionByHashSql("$1"), [hash]);
+    return row && sessionFromRow(row);
   }
 
   async touchSession(hash: string, at: number): Promise<void> {

@@ -20,15 +20,20 @@ import { StoreUnavailable } from "../errors.js";
 import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
 import { ChargeBatch } from "../charge-batch.js";
 import { GrantCache } from "./grant-cache.js";
+import {
+  accountFromRow,
+  ACCOUNTS_WITH_SUBSCRIPTIONS_SQL,
+  grantByHashSql,
+  grantFromRow,
+  sessionByHashSql,
+  sessionFromRow,
+  type AccountRow,
+  type GrantRow,
+  type SessionJoinRow,
+} from "../joins.js";
 import { MIGRATIONS } from "./migrations.js";
 
 type Statement = Database.Statement<unknown[], unknown>;
-
-/** One row of the key-grant join: the key, its account, subscription and plan. */
-type GrantRow = ApiKeyRow &
-  Pick<Account, "email" | "password_hash"> &
-  Omit<Subscription, "account_id"> &
-  Omit<Plan, "name"> & { account_created_at: number };
 
 /**
  * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each method runs to
@@ -141,14 +146,7 @@ export class SqliteStore implements Store {
   }
 
   async listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
-    const rows = this.#sql(
-      `SELECT a.*, s.status, s.plan, s.period_anchor FROM accounts a
-       JOIN subscriptions s ON s.account_id = a.id ORDER BY a.created_at, a.id`,
-    ).all() as Array<Account & Omit<Subscription, "account_id">>;
-    return rows.map(({ status, plan, period_anchor, ...account }) => ({
-      ...account,
-      subscription: { account_id: account.id, status, plan, period_anchor },
-    }));
+    return (this.#sql(ACCOUNTS_WITH_SUBSCRIPTIONS_SQL).all() as AccountRow[]).map(accountFromRow);
   }
 
   async getSubscription(accountId: string): Promise<Subscription | undefined> {
@@ -178,26 +176,8 @@ export class SqliteStore implements Store {
   }
 
   #readGrant(hash: string): KeyGrant | undefined {
-    const row = this.#sql(
-      `SELECT k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at,
-              a.email, a.password_hash, a.created_at AS account_created_at,
-              s.status, s.plan, s.period_anchor,
-              p.rate_limit, p.window_seconds, p.monthly_lookups
-       FROM api_keys k
-       JOIN accounts a ON a.id = k.account_id
-       JOIN subscriptions s ON s.account_id = k.account_id
-       JOIN plans p ON p.name = s.plan
-       WHERE k.hash = ?`,
-    ).get(hash) as GrantRow | undefined;
-    if (!row) return undefined;
-    const { email, password_hash, account_created_at, status, plan, period_anchor, rate_limit, window_seconds,
-      monthly_lookups, ...key } = row;
-    return {
-      key,
-      account: { id: key.account_id, email, password_hash, created_at: account_created_at },
-      subscription: { account_id: key.account_id, status, plan, period_anchor },
-      plan: { name: plan, rate_limit, window_seconds, monthly_lookups },
-    };
+    const row = this.#sql(grantByHashSql("?")).get(hash) as GrantRow | undefined;
+    return row && grantFromRow(row);
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRow[]> {
@@ -228,13 +208,8 @@ export class SqliteStore implements Store {
   }
 
   async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
-    const row = this.#sql(
-      `SELECT s.*, a.email, a.password_hash, a.created_at AS account_created_at
-       FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = ?`,
-    ).get(hash) as (SessionRow & { email: string; password_hash: string; account_created_at: number }) | undefined;
-    if (!row) return undefined;
-    const { email, password_hash, account_created_at, ...session } = row;
-    return { session, account: { id: session.account_id, email, password_hash, created_at: account_created_at } };
+    const row = this.#sql(sessionByHashSql("?")).get(hash) as SessionJoinRow | undefined;
+    return row && sessionFromRow(row);
   }
 
   async touchSession(hash: string, at: number): Promise<void> {

@@ -2,8 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
-/** The real built `iccid-server` in its own process, so it can be killed and signalled. */
-export const SERVER_BIN = fileURLToPath(new URL("../packages/server/dist/bin.js", import.meta.url));
+// The real built `iccid-server` in its own process, so tests can kill and signal it. The path resolves the
+// same from src/ (tests run against sources) and from dist/.
+export const SERVER_BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -23,8 +24,19 @@ export function killServerProcesses(): void {
   started.clear();
 }
 
-export async function startServerProcess(db: string, port = 0): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SERVER_BIN, "start", "--port", String(port), "--db", db], {
+export interface StartOptions {
+  /** 0 (the default) for an ephemeral port. */
+  port?: number;
+  /** More `start` flags. */
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Starts `iccid-server start` on `db` and resolves once it announces its URL. */
+export async function startServerProcess(db: string, options: StartOptions = {}): Promise<ServerProcess> {
+  const args = ["start", "--port", String(options.port ?? 0), "--db", db, ...(options.args ?? [])];
+  const child = spawn(process.execPath, [SERVER_BIN, ...args], {
+    env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.add(child);
@@ -58,6 +70,12 @@ export async function ownerCredentials(p: ServerProcess): Promise<{ email: strin
     password: /password: +(\S+)/.exec(text)![1]!,
     key: /API key: +(iccid_\S+)/.exec(text)![1]!,
   };
+}
+
+/** Stops a server with SIGTERM and resolves with its exit code. */
+export async function stopServerProcess(p: ServerProcess): Promise<number | null> {
+  p.child.kill("SIGTERM");
+  return p.exited;
 }
 
 /** Runs an operator command (`plan set …`, `account …`) against a database; throws when it fails. */
