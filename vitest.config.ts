@@ -3,8 +3,9 @@ import { sourceFirst } from "./vitest.shared.js";
 
 // Each package owns its vitest.config.ts (name, includes, setup); this file lists them. With
 // ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL set (CI sets both), the server's integration suite
-// runs a second time on PostgreSQL with Redis rate limits, together with the scale-out tests.
-const projects: TestProjectConfiguration[] = ["packages/*/vitest.config.ts", "hardening/vitest.config.ts"];
+// runs a second time on PostgreSQL with Redis rate limits, together with the scale-out tests and the
+// hardening suite's PostgreSQL faults.
+const projects: TestProjectConfiguration[] = ["packages/*/vitest.config.ts", "hardening/vitest.config.ts", "packaging/vitest.config.ts"];
 if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
   projects.push({
     ...sourceFirst,
@@ -16,7 +17,20 @@ if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
       exclude: ["test/command.test.ts", "test/faults.test.ts", "test/e2e/**"],
       env: { ICCID_TEST_STORE: "postgres" },
       globalSetup: ["../../vitest.build-setup.ts"],
-      testTimeout: 30_000,
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  });
+  projects.push({
+    ...sourceFirst,
+    test: {
+      name: "hardening-postgres",
+      root: "./hardening",
+      include: ["postgres/**/*.test.ts"],
+      globalSetup: ["../vitest.build-setup.ts"],
+      testTimeout: 300_000,
+      hookTimeout: 60_000,
+      env: { HARDENING_SEED: process.env.HARDENING_SEED ?? "20261121" },
     },
   });
 }

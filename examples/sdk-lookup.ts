@@ -12,13 +12,13 @@ import {
   isRateLimitError,
   isSubscriptionRequiredError,
   isUnprocessableEntityError,
-  validateIccid,
+  parseIccid,
 } from "@iccid/sdk";
 
 const input = process.argv[2] ?? "8944 1000 0000 0000 0018";
 
 // Offline first: a typo is caught here and costs no request.
-const offline = validateIccid(input);
+const offline = parseIccid(input);
 if (!offline.ok) {
   console.error(`not an ICCID (${offline.error.code}): ${offline.error.message}`);
   process.exit(2);

@@ -1,10 +1,16 @@
-// A server in its own process, so the load generator in the parent does not share its CPU time.
-// argv[2]: "iccid" (the full server on a temp SQLite file), "iccid-pg" (on PostgreSQL + Redis; several
-// children given the same BENCH_SCHEMA share one database), or "echo" (bare Koa + @koa/router JSON echo).
+// A bench child: a server in its own process, so the load generator in the parent does not share its
+// process and its CPU time can be counted apart. argv[2]:
+// - "iccid": the full server on a temp SQLite file;
+// - "iccid-pg": the full server on the PostgreSQL database at BENCH_PG_URL, rate limits in the Redis at
+//   ICCID_TEST_REDIS_URL;
+// - "echo": a bare Koa + @koa/router endpoint that reads the JSON body and writes it back;
+// - "decode": no server; on the IPC message {batches: n} it does n times the plain in-process work of a
+//   batch of the 1000 bench ICCIDs: decode each, JSON.stringify the answer; and answers {done: n}.
 // Prints one JSON line {url, key} when ready; stops on SIGTERM.
 import { createServer } from "node:http";
 import { Router } from "@koa/router";
 import Koa from "koa";
+import { thousandIccids } from "./iccids.mjs";
 
 const kind = process.argv[2];
 const LIMITS = { rate_limit: 1_000_000_000, window_seconds: 60, monthly_lookups: 1_000_000_000 };
@@ -32,23 +38,36 @@ if (kind === "echo") {
   stop = () => server.close();
 } else if (kind === "iccid-pg") {
   const s = await import("../../packages/server/dist/index.js");
-  const store = new s.PgStore(process.env.ICCID_TEST_POSTGRES_URL, { schema: process.env.BENCH_SCHEMA });
+  const store = new s.PgStore(process.env.BENCH_PG_URL);
   await store.migrate();
   await store.upsertPlan({ name: "standard", ...LIMITS });
   const redis = s.connectRedis(process.env.ICCID_TEST_REDIS_URL);
   await s.redisReady(redis);
-  const app = s.createApp({ store, decoder: new s.IccidDecoder(), limiterFactory: s.redisLimiters(redis, `bench:${process.env.BENCH_SCHEMA}`) });
+  const app = s.createApp({ store, decoder: new s.IccidDecoder(), limiterFactory: s.redisLimiters(redis, `bench:${process.pid}`) });
   const running = await s.listen(app, { host: "127.0.0.1", port: 0, store });
-  let key = process.env.BENCH_KEY;
-  if (!key) {
-    const account = await new s.Accounts(store, s.systemClock).create({ email: "bench@example.test", password: "bench-password", plan: "standard" });
-    key = (await new s.ApiKeys(store, s.systemClock).create(account.id, "bench")).key;
-  }
+  const account = await new s.Accounts(store, s.systemClock).create({ email: "bench@example.test", password: "bench-password", plan: "standard" });
+  const { key } = await new s.ApiKeys(store, s.systemClock).create(account.id, "bench");
   console.log(JSON.stringify({ url: running.url, key }));
   stop = async () => {
     await running.close();
     await redis.quit();
   };
+} else if (kind === "decode") {
+  const { IccidDecoder } = await import("../../packages/server/dist/index.js");
+  const decoder = new IccidDecoder();
+  const iccids = thousandIccids();
+  process.on("message", ({ batches }) => {
+    for (let n = 0; n < batches; n++) {
+      const results = iccids.map((iccid, index) => {
+        const out = decoder.decode(iccid);
+        return out.ok ? { index, ok: true, result: out.result } : { index, ok: false, input: iccid, error: out.error };
+      });
+      JSON.stringify({ results });
+    }
+    process.send({ done: batches });
+  });
+  console.log(JSON.stringify({ url: "", key: "" }));
+  stop = () => process.disconnect();
 } else {
   throw new Error(`unknown server kind ${kind}`);
 }

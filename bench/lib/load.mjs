@@ -1,34 +1,58 @@
 import autocannon from "autocannon";
+import { cpuDuring } from "./cpu.mjs";
 
-/** Requests per second that autocannon gets from one POST target for `seconds`. */
-export async function postRate({ url, path, key, body, connections, seconds }) {
+/** Sends `amount` POSTs with `connections` in flight (autocannon); resolves with the requests per second. */
+export async function post({ url, path, key, body, connections, amount }) {
+  const started = performance.now();
   const result = await autocannon({
     url: `${url}${path}`,
     method: "POST",
     headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
     body,
     connections,
-    duration: seconds,
+    amount,
   });
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${url}${path}: ${failures} failed requests of ${result.requests.total}`);
-  return result.requests.total / seconds;
+  return amount / ((performance.now() - started) / 1000);
 }
 
-/** Alternating A/B rounds (order swapped every round); returns the medians. */
-export async function abRounds(rounds, a, b) {
-  const as = [];
-  const bs = [];
-  for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) {
-      as.push(await a());
-      bs.push(await b());
-    } else {
-      bs.push(await b());
-      as.push(await a());
-    }
-  }
-  return { a: median(as), b: median(bs), as, bs };
+/**
+ * The CPU time the server process (`server.pid`) spends on `amount` requests of `load`, per `perRequest`
+ * units of work: { cost: µs per unit, rate: units per second (information only) }.
+ */
+export async function serverCost(server, load, perRequest = 1) {
+  let rate = 0;
+  const [micros] = await cpuDuring([server.pid], async () => {
+    rate = await post({ url: server.url, key: server.key, ...load });
+  });
+  return { cost: micros / (load.amount * perRequest), rate: rate * perRequest };
+}
+
+/**
+ * Rounds over several contenders, one after another, in the given order and reversed every other round
+ * (A B C D, D C B A, …): drift and other processes' load fall on all of them, and neighbours in the list
+ * (a figure and its baseline) are always measured back to back. `warmups` unrecorded rounds first.
+ * (Run at the same time instead, they change each other's figures: a server that shares the cores with a
+ * second busy server wakes up for fewer requests at a time and pays more per request.) `contenders` maps
+ * names to functions resolving with figures; returns the figures of every round: [{name: figures}, …].
+ */
+export async function rounds(count, contenders, warmups = 1) {
+  const names = Object.keys(contenders);
+  const once = async (round) => {
+    const figures = {};
+    for (const name of round % 2 ? [...names].reverse() : names) figures[name] = await contenders[name]();
+    return figures;
+  };
+  for (let round = 0; round < warmups; round++) await once(round);
+  const all = [];
+  for (let round = 0; round < count; round++) all.push(await once(round));
+  return all;
+}
+
+/** The median over rounds of `figure(round)`. */
+export function medianOver(all, figure) {
+  return median(all.map(figure));
 }
 
 export function median(values) {

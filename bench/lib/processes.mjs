@@ -2,11 +2,28 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
-const CHILD = fileURLToPath(new URL("./child-server.mjs", import.meta.url));
+const SERVER = fileURLToPath(new URL("./child-server.mjs", import.meta.url));
+const CLIENT = fileURLToPath(new URL("./child-client.mjs", import.meta.url));
 
-/** Starts a server child and resolves with {url, key, stop} once it prints its address. */
-export async function startServer(kind, env = {}) {
-  const child = spawn(process.execPath, [CHILD, kind], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+// BENCH_CPU_PROF=<dir>: every bench child writes a V8 CPU profile there when it stops (node --cpu-prof).
+const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
+/** Starts a bench server child (see child-server.mjs); resolves like startChild. */
+export function startServer(kind, env = {}) {
+  return startChild(SERVER, kind, env);
+}
+
+/** Starts a bench client child (see child-client.mjs) calling `server`; resolves like startChild. */
+export function startClient(kind, server) {
+  return startChild(CLIENT, kind, { BENCH_URL: server.url, BENCH_KEY: server.key });
+}
+
+/**
+ * Starts a bench child and resolves with {url, key, pid, send, stop} once it prints its JSON line.
+ * `send(message)` asks the child over IPC and resolves with its answer.
+ */
+async function startChild(script, kind, env) {
+  const child = spawn(process.execPath, [...PROFILE, script, kind], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit", "ipc"] });
   let out = "";
   const ready = await new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
@@ -19,6 +36,12 @@ export async function startServer(kind, env = {}) {
   child.removeAllListeners("exit");
   return {
     ...ready,
+    pid: child.pid,
+    async send(message) {
+      child.send(message);
+      const [answer] = await once(child, "message");
+      return answer;
+    },
     async stop() {
       child.kill("SIGTERM");
       await once(child, "exit");

@@ -1,12 +1,19 @@
 /**
- * A row: { figure, value, baseline, unit, ratio, bar, pass } where `bar` reads like "≥ 0.8" or "≤ 1.2"
- * (pass is null for figures reported without a bar).
+ * A row: { figure, value, baseline, unit, ratio, bar, pass }, `bar` reading like "≥ 0.8" or "≤ 1.2" (pass
+ * is null for figures reported without a bar). `ratio` is value ÷ baseline unless given.
  */
-export function row(figure, value, baseline, unit, bar) {
-  const ratio = value / baseline;
+export function row(figure, value, baseline, unit, bar, ratio = value / baseline) {
   const [op, limit] = bar ? [bar.slice(0, 1), Number(bar.slice(1).trim())] : [];
   const pass = bar ? (op === "≥" ? ratio >= limit : ratio <= limit) : null;
   return { figure, value: round(value), baseline: round(baseline), unit, ratio: Number(ratio.toFixed(3)), bar: bar ?? "—", pass };
+}
+
+/**
+ * A CPU-cost row: the ratio is baseline cost ÷ cost, so higher is better and 1.0 costs what the baseline
+ * does (given when it is the median of per-round ratios rather than the ratio of the medians).
+ */
+export function costRow(figure, cost, baselineCost, unit, bar, ratio = baselineCost / cost) {
+  return row(figure, cost, baselineCost, unit, bar, ratio);
 }
 
 function round(n) {

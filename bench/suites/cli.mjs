@@ -1,14 +1,15 @@
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { batchRows, thousandIccids } from "./batch.mjs";
+import { cpuDuring } from "../lib/cpu.mjs";
+import { thousandIccids } from "../lib/iccids.mjs";
 import { runCommand, startServer } from "../lib/processes.mjs";
-import { row } from "../lib/table.mjs";
+import { costRow, row } from "../lib/table.mjs";
 
 const CLI = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
-const PROBE = fileURLToPath(new URL("../lib/rss-probe.mjs", import.meta.url));
+const PROBE = fileURLToPath(new URL("../lib/probe.mjs", import.meta.url));
 
 async function writeCsv(path, rows) {
   const out = createWriteStream(path);
@@ -22,34 +23,42 @@ async function writeCsv(path, rows) {
   await once(out, "finish");
 }
 
-/** Runs `iccid batch` over `rows` rows; returns rows/s and the CLI's peak RSS in bytes. */
+/**
+ * Runs `iccid batch` over `rows` rows; returns the CLI's CPU time per row (µs, from its own getrusage at
+ * exit), the server's CPU time per row meanwhile, rows/s and the CLI's peak RSS in bytes.
+ */
 async function runBatch(server, dir, rows) {
   const input = join(dir, `in-${rows}.csv`);
   const output = join(dir, `out-${rows}.csv`);
-  const rssFile = join(dir, `rss-${rows}`);
+  const probeFile = join(dir, `probe-${rows}`);
   await writeCsv(input, rows);
-  const run = await runCommand(process.execPath, [CLI, "batch", input, "--out", output, "--concurrency", "4"], {
-    env: {
-      ...process.env,
-      ICCID_API_KEY: server.key,
-      ICCID_BASE_URL: server.url,
-      ICCID_CONFIG_DIR: dir,
-      NODE_OPTIONS: `--import ${PROBE}`,
-      BENCH_RSS_FILE: rssFile,
-    },
+  let run;
+  const [serverMicros] = await cpuDuring([server.pid], async () => {
+    run = await runCommand(process.execPath, [CLI, "batch", input, "--out", output, "--concurrency", "4"], {
+      env: {
+        ...process.env,
+        ICCID_API_KEY: server.key,
+        ICCID_BASE_URL: server.url,
+        ICCID_CONFIG_DIR: dir,
+        NODE_OPTIONS: `--import ${PROBE}`,
+        BENCH_PROBE_FILE: probeFile,
+      },
+    });
   });
   if (run.code !== 0) throw new Error(`iccid batch failed (${run.code}): ${run.stderr.slice(-500)}`);
   const lines = readFileSync(output, "utf8").split("\n").filter(Boolean).length;
   if (lines !== rows + 1) throw new Error(`iccid batch wrote ${lines - 1} rows for ${rows}`);
-  const rss = Number(readFileSync(rssFile, "utf8"));
+  const probe = JSON.parse(readFileSync(probeFile, "utf8"));
   rmSync(input);
   rmSync(output);
-  return { rate: rows / (run.ms / 1000), rss, bytes: statSync(dir).size };
+  return { cost: probe.cpu / rows, serverCost: serverMicros / rows, rate: rows / (run.ms / 1000), rss: probe.rss };
 }
 
-/** `iccid batch` on generated CSVs: rate vs the batch endpoint's own rate, and flat peak RSS. */
+/**
+ * `iccid batch` on generated CSVs: the CLI's CPU per row against the server's per ICCID in the same run
+ * (the CLI should not cost more than twice what it asks of the server), and flat peak RSS.
+ */
 export async function cliRows(context) {
-  if (!context.measured.batchIccidsPerSecond) await batchRows(context);
   const [small, large] = context.settings.cliRows;
   const dir = mkdtempSync(join(tmpdir(), "iccid-bench-cli-"));
   const server = await startServer("iccid");
@@ -57,10 +66,12 @@ export async function cliRows(context) {
     const s = await runBatch(server, dir, small);
     const l = await runBatch(server, dir, large);
     const mb = (bytes) => bytes / 1024 / 1024;
+    const n = large.toLocaleString("en");
     return [
-      row(`iccid batch, ${large.toLocaleString("en")} rows (rows/s)`, l.rate, context.measured.batchIccidsPerSecond, "rows/s vs batch endpoint", "≥ 0.5"),
-      row(`iccid batch peak RSS, ${large.toLocaleString("en")} vs ${small.toLocaleString("en")} rows (MB)`, mb(l.rss), mb(s.rss), "MB vs smaller file", "≤ 1.2"),
-      row(`iccid batch peak RSS, ${large.toLocaleString("en")} rows (MB)`, mb(l.rss), 200, "MB vs 200 MB ceiling", "≤ 1"),
+      costRow(`iccid batch, ${n} rows (CPU)`, l.cost, l.serverCost, "µs/row vs server's µs/ICCID", "≥ 0.5"),
+      row(`iccid batch, ${n} rows (throughput)`, l.rate, s.rate, "rows/s vs smaller file", null),
+      row(`iccid batch peak RSS, ${n} vs ${small.toLocaleString("en")} rows (MB)`, mb(l.rss), mb(s.rss), "MB vs smaller file", "≤ 1.2"),
+      row(`iccid batch peak RSS, ${n} rows (MB)`, mb(l.rss), 200, "MB vs 200 MB ceiling", "≤ 1"),
     ];
   } finally {
     await server.stop();

@@ -1,32 +1,79 @@
-import { createTestSchema } from "../../packages/server/dist/index.js";
-import { abRounds, postRate } from "../lib/load.mjs";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { connectRedis, redisReady } from "../../packages/server/dist/index.js";
+import { cpuDuring } from "../lib/cpu.mjs";
+import { medianOver, post, rounds } from "../lib/load.mjs";
 import { startServer } from "../lib/processes.mjs";
-import { row } from "../lib/table.mjs";
+import { costRow, row } from "../lib/table.mjs";
 
-const BODY = JSON.stringify({ iccid: "89441000000000000018" });
+const LOOKUP = { path: "/api/v1/iccid/lookup", body: JSON.stringify({ iccid: "89441000000000000018" }), connections: 10 };
 
-/** Two instances on PostgreSQL + Redis vs one on SQLite (needs ICCID_TEST_POSTGRES_URL and _REDIS_URL). */
+/** A database of this run's own, so pg_stat_activity tells its backends apart from everyone else's. */
+async function createDatabase(adminUrl) {
+  const name = `iccid_bench_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    /** The pids of the backends serving this database, other than `admin`'s own. */
+    backends: async () =>
+      (await admin.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name])).rows.map((r) => r.pid),
+    async drop() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * An instance on PostgreSQL + Redis against one on SQLite, each its own CPU time per lookup; and what
+ * PostgreSQL (the backends serving the instance's database) and Redis (its server process, shared with
+ * whoever else uses it) spend per lookup. Needs ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL.
+ */
 export async function scaleOutRows({ settings }) {
-  const pg = process.env.ICCID_TEST_POSTGRES_URL;
-  if (!pg || !process.env.ICCID_TEST_REDIS_URL) {
+  const pgUrl = process.env.ICCID_TEST_POSTGRES_URL;
+  const redisUrl = process.env.ICCID_TEST_REDIS_URL;
+  if (!pgUrl || !redisUrl) {
     process.stderr.write("bench: scale-out skipped (set ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL)\n");
     return [];
   }
-  const schema = await createTestSchema(pg);
-  const first = await startServer("iccid-pg", { BENCH_SCHEMA: schema.name });
-  const second = await startServer("iccid-pg", { BENCH_SCHEMA: schema.name, BENCH_KEY: first.key });
-  const sqlite = await startServer("iccid");
+  const database = await createDatabase(pgUrl);
+  const redis = connectRedis(redisUrl);
+  if (!(await redisReady(redis))) throw new Error(`Redis at ${redisUrl} is not reachable`);
+  const redisPid = Number(/process_id:(\d+)/.exec(await redis.info("server"))[1]);
+  const [scaled, sqlite] = await Promise.all([startServer("iccid-pg", { BENCH_PG_URL: database.url }), startServer("iccid")]);
+  const amount = settings.scaleOutLookups; // PostgreSQL commits make these slow: fewer, still seconds of CPU
   try {
-    const load = (server, connections) =>
-      postRate({ url: server.url, path: "/api/v1/iccid/lookup", key: server.key, body: BODY, connections, seconds: settings.seconds });
-    const { a, b } = await abRounds(
-      settings.rounds,
-      async () => (await Promise.all([load(first, 5), load(second, 5)])).reduce((x, y) => x + y, 0),
-      () => load(sqlite, 10),
-    );
-    return [row("2 instances on PostgreSQL + Redis (req/s)", a, b, "req/s vs 1 on SQLite", null)];
+    const all = await rounds(settings.rounds, {
+      onPg: async () => {
+        let rate = 0;
+        const [instance, postgres, redisMicros] = await cpuDuring([scaled.pid, database.backends, redisPid], async () => {
+          rate = await post({ url: scaled.url, key: scaled.key, ...LOOKUP, amount });
+        });
+        return { cost: instance / amount, postgres: postgres / amount, redis: redisMicros / amount, rate };
+      },
+      onSqlite: async () => {
+        let rate = 0;
+        const [instance] = await cpuDuring([sqlite.pid], async () => {
+          rate = await post({ url: sqlite.url, key: sqlite.key, ...LOOKUP, amount });
+        });
+        return { cost: instance / amount, rate };
+      },
+    });
+    const m = (figure) => medianOver(all, figure);
+    const sqliteCost = m((r) => r.onSqlite.cost);
+    return [
+      costRow("instance on PostgreSQL + Redis (CPU)", m((r) => r.onPg.cost), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onSqlite.cost / r.onPg.cost)),
+      row("PostgreSQL backends (CPU)", m((r) => r.onPg.postgres), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onPg.postgres / r.onSqlite.cost)),
+      row("Redis server (CPU)", m((r) => r.onPg.redis), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onPg.redis / r.onSqlite.cost)),
+      row("instance on PostgreSQL + Redis (throughput)", m((r) => r.onPg.rate), m((r) => r.onSqlite.rate), "req/s vs instance on SQLite", null),
+    ];
   } finally {
-    await Promise.all([first.stop(), second.stop(), sqlite.stop()]);
-    await schema.drop();
+    await Promise.all([scaled.stop(), sqlite.stop()]);
+    await redis.quit();
+    await database.drop();
   }
 }

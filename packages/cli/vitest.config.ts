@@ -10,7 +10,9 @@ export default mergeConfig(
       name: "cli",
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       globalSetup: ["../../vitest.build-setup.ts"],
-      testTimeout: 60_000,
+      // Each test spawns the binary several times (1-2 s apiece on a busy 2-core machine; 26 s seen for
+      // one test): a hang detector, with room for that.
+      testTimeout: 120_000,
       hookTimeout: 120_000,
     },
   }),

@@ -8,10 +8,16 @@ export default mergeConfig(
       name: "server",
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       // Several instances on one PostgreSQL and one Redis: run by the server-postgres project (root config).
-      exclude: ["test/scale-out/**"],
+      // The browser test is left out only when `npm test` found no Chromium and could not install one (it says so).
+      exclude: ["test/scale-out/**", ...(process.env.ICCID_SKIP_BROWSER === "1" ? ["test/e2e/account.test.ts", "test/e2e/usage-chart.test.ts"] : [])],
       // test/command.test.ts spawns the built iccid-server.
       globalSetup: ["../../vitest.build-setup.ts"],
-      testTimeout: 30_000,
+      // Tests that spawn the binary a few times take 20-25 s on a busy 2-core machine: a hang detector only.
+      testTimeout: 60_000,
+      // Set-ups start servers and Chromium: the 10 s default is thin on a busy machine.
+      hookTimeout: 60_000,
+      // The browser test polls the page; the 1 s default is too short for Chromium on a busy machine.
+      expect: { poll: { timeout: 15_000 } },
     },
   }),
 );

@@ -3,6 +3,7 @@ import type { Config } from "./config-schema.js";
 import { readConfig } from "./config.js";
 import { resolveApiKey, resolveBaseUrl, resolveTimeoutMs, type GlobalOptions } from "./credentials.js";
 import type { ExitCode } from "./exit-codes.js";
+import { retryNote } from "./retry-note.js";
 import type { Terminal } from "./terminal.js";
 import { CLI_VERSION } from "./version.js";
 
@@ -40,9 +41,15 @@ export class CommandContext {
     return resolveBaseUrl(this.globals(), this.term.env, await this.config()).value;
   }
 
-  private timeout(): { timeoutMs?: number } {
+  /** What every client gets: the timeout, the retry note, and with --no-wait no waiting out a 429. */
+  private clientOptions() {
     const timeoutMs = resolveTimeoutMs(this.globals(), this.term.env);
-    return timeoutMs === undefined ? {} : { timeoutMs };
+    return {
+      userAgent: USER_AGENT,
+      onRetry: retryNote(this.term),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(this.globals().wait === false ? { retryDelays: { maxRetryAfterMs: 0 } } : {}),
+    };
   }
 
   /** A client with the resolved API key, for lookups and usage; fails offline when there is no usable key. */
@@ -50,7 +57,7 @@ export class CommandContext {
     const config = await this.config();
     const apiKey = resolveApiKey(this.globals(), this.term.env, config).value;
     const { IccidClient } = await loadSdk();
-    return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), userAgent: USER_AGENT, ...this.timeout() }));
+    return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), ...this.clientOptions() }));
   }
 
   /** A client carrying the stored web session, which is only ever sent back to the server that issued it. */
@@ -59,7 +66,7 @@ export class CommandContext {
     const baseUrl = await this.baseUrl();
     const sessionToken = config.session?.base_url === baseUrl ? config.session.cookie : undefined;
     const { IccidClient } = await loadSdk();
-    return this.track(new IccidClient({ baseUrl, sessionToken, userAgent: USER_AGENT, ...this.timeout() }));
+    return this.track(new IccidClient({ baseUrl, sessionToken, ...this.clientOptions() }));
   }
 
   /** Closes every client made, so that keep-alive sockets do not hold the process open. */

@@ -10,6 +10,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   /** Seconds one attempt may take (`--timeout`, else ICCID_TIMEOUT, else the SDK's default). */
   timeout?: number;
+  /** false with `--no-wait`: a rate-limited request fails (exit 5) instead of waiting to retry. */
+  wait?: boolean;
 }
 
 /** Milliseconds per attempt from `--timeout` or ICCID_TIMEOUT (seconds), or undefined for the SDK default. */

@@ -1,4 +1,4 @@
-/** The documented exit codes of the `iccid` command (API.md, "The `iccid` command"). Scripts rely on them. */
+/** The documented exit codes of the `iccid` command (docs/api.md, "The `iccid` command"). Scripts rely on them. */
 export const ExitCode = {
   ok: 0,
   error: 1,

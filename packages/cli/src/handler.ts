@@ -12,7 +12,7 @@ export interface Failure {
 const HINTS: Record<string, string> = {
   missing_api_key: "pass --api-key, set ICCID_API_KEY or run `iccid config set api_key <key>`",
   invalid_api_key: "check --api-key, ICCID_API_KEY or `iccid config get api_key`",
-  revoked_api_key: "the key was revoked; create one with `iccid keys create --save`",
+  revoked_api_key: "create a new one with `iccid keys create --save`",
   not_authenticated: "run `iccid login` first",
   invalid_credentials: "check the email and password",
   no_active_subscription: "the account's subscription is not active",
@@ -34,12 +34,14 @@ function apiMessage(error: APIError, { isQuotaExceededError, isRateLimitError }:
   }
   const hint = error.code ? HINTS[error.code] : undefined;
   if (hint) parts.push(hint);
+  // No problem document at all: most often the base URL points at another web server.
+  if (!error.code && typeof error.body === "string") parts.push("is the base URL (--base-url, ICCID_BASE_URL) an ICCID Lookup server?");
   return `${error.code ?? `HTTP ${error.status}`}: ${parts.join("; ")}`;
 }
 
 const utcMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-/** Maps anything a command threw to an exit code and one line of text (API.md exit codes). */
+/** Maps anything a command threw to an exit code and one line of text (docs/api.md, exit codes). */
 export async function describeFailure(error: unknown): Promise<Failure> {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // Loaded here, not at start-up, for the same reason as in command-context.ts; any SDK error means it is loaded already.

@@ -43,6 +43,7 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
     .option("--api-key <key>", "API key (default: ICCID_API_KEY, then the config file)")
     .option("--base-url <url>", "server URL (default: ICCID_BASE_URL, then the config file, then http://127.0.0.1:8080)")
     .option("--timeout <seconds>", "give up on a request attempt after this long (default: ICCID_TIMEOUT, then 30)", seconds)
+    .option("--no-wait", "when rate limited, fail at once (exit 5) instead of waiting to retry")
     .helpCommand(true)
     .exitOverride()
     .showSuggestionAfterError(true)

@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync, mkdirSync, readdirSync } from "n
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "@iccid/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccid, iccidOnTty, serverEnv, tempDir } from "./harness.js";
+import { iccid, iccidOnTty, mistyped, tempDir } from "./harness.js";
 
 const UK = "89441000000000000018";
 let server: TestServer;
@@ -140,7 +140,7 @@ describe("config", () => {
     expect((await iccid(["lookup", UK, "--base-url", server.url], { env: { ...env, ICCID_BASE_URL: "http://127.0.0.1:9" } })).code).toBe(0);
 
     // A mistyped key shows which source it came from, proving the order.
-    const typo = server.owner.apiKey.slice(0, -1) + "x";
+    const typo = mistyped(server.owner.apiKey);
     const fromEnv = await iccid(["lookup", UK, "--base-url", server.url], { env: { ...env, ICCID_API_KEY: typo } });
     expect(fromEnv.stderr).toContain("from ICCID_API_KEY");
     const fromFlag = await iccid(["lookup", UK, "--base-url", server.url, "--api-key", typo], { env: { ...env, ICCID_API_KEY: other.apiKey } });

@@ -1,7 +1,7 @@
 import { startTestServer, type TestServer } from "@iccid/server/testing";
 import { formatApiKey } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccid, serverEnv } from "./harness.js";
+import { expectOneLineError, iccid, mistyped, serverEnv } from "./harness.js";
 
 const UK = "89441000000000000018";
 // Well-formed (prefix and checksum) but not a key the server issued.
@@ -13,14 +13,6 @@ beforeAll(async () => {
   server = await startTestServer({ plan: { rate_limit: 100_000, monthly_lookups: 10_000_000 } });
 });
 afterAll(() => server?.close());
-
-/** One line on stderr, starting with "iccid:", and nothing on stdout. */
-function expectOneLineError(run: { stdout: string; stderr: string }, pattern: RegExp): void {
-  expect(run.stdout).toBe("");
-  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
-  expect(run.stderr).toMatch(/^iccid: /);
-  expect(run.stderr).toMatch(pattern);
-}
 
 describe("exit codes", () => {
   it("0: ok; --help and --version too", async () => {
@@ -84,7 +76,7 @@ describe("exit codes", () => {
     expect(none.code).toBe(4);
     expectOneLineError(none, /no API key/);
 
-    const typo = await iccid(["lookup", UK, "--api-key", server.owner.apiKey.slice(0, -1) + "x"], { env: serverEnv(server.url) });
+    const typo = await iccid(["lookup", UK, "--api-key", mistyped(server.owner.apiKey)], { env: serverEnv(server.url) });
     expect(typo.code).toBe(4);
     expectOneLineError(typo, /--api-key is not a valid/);
 
@@ -105,7 +97,8 @@ describe("exit codes", () => {
     expect((await iccid(["keys", "revoke", account.keyId], { env })).code).toBe(0);
     const run = await iccid(["lookup", UK], { env });
     expect(run.code).toBe(4);
-    expectOneLineError(run, /revoked_api_key/);
+    // Said once, with what to do: not "revoked … revoked … revoked".
+    expectOneLineError(run, /^iccid: error: revoked_api_key: The API key was revoked; create a new one with `iccid keys create --save` \(request id \S+\)\n$/);
   });
 
   it("5: quota used up, and rate limited", async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 export const BIN = join(REPO_ROOT, "packages/cli/dist/bin.js");
@@ -19,6 +20,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   cwd?: string;
+  /** The terminal's width, for iccidOnTty (default 160). */
+  columns?: number;
 }
 
 export function tempDir(prefix = "iccid-cli-"): string {
@@ -68,7 +71,7 @@ const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
  */
 export function iccidOnTty(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   // A pty starts with no size; give it one, as a terminal window would.
-  const command = "stty cols 160 rows 50; " + [process.execPath, BIN, ...args].map(shellQuote).join(" ");
+  const command = `stty cols ${options.columns ?? 160} rows 50; ` + [process.execPath, BIN, ...args].map(shellQuote).join(" ");
   const child = spawn("script", ["-qec", command, "/dev/null"], {
     env: cleanEnv(options.env),
     cwd: options.cwd ?? REPO_ROOT,
@@ -82,6 +85,17 @@ export function serverEnv(url: string, apiKey?: string, configDir = tempDir("icc
   return { ICCID_BASE_URL: url, ICCID_CONFIG_DIR: configDir, ...(apiKey ? { ICCID_API_KEY: apiKey } : {}) };
 }
 
+/** A key with its last (checksum) character changed: same shape, fails the checksum, never the key itself. */
+export const mistyped = (key: string) => key.slice(0, -1) + (key.endsWith("x") ? "y" : "x");
+
 /** Strips SGR colour codes. */
 export const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
 export const hasAnsi = (text: string) => /\u001b\[[0-9;]*m/.test(text);
+
+/** One line on stderr (no stack trace), starting with "iccid:", and nothing on stdout. */
+export function expectOneLineError(run: { stdout: string; stderr: string }, pattern: RegExp): void {
+  expect(run.stdout).toBe("");
+  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(run.stderr).toMatch(/^iccid: /);
+  expect(run.stderr).toMatch(pattern);
+}

@@ -5,12 +5,15 @@ import { iccid, iccidOnTty, plain, serverEnv } from "./harness.js";
 const UK = "89441000000000000018";
 let server: TestServer;
 let env: Record<string, string>;
+/** The UTC day of the lookups, taken right after them (not when a later test runs, maybe past midnight). */
+let day: string;
 
 beforeAll(async () => {
   server = await startTestServer({ plan: { rate_limit: 1000, monthly_lookups: 5000 } });
   env = serverEnv(server.url, server.owner.apiKey);
   expect((await iccid(["lookup", UK, "89441000000000000019", "12"], { env })).code).toBe(3); // 2 lookups, 1 request
   expect((await iccid(["lookup", UK], { env })).code).toBe(0); // 1 lookup, 1 request
+  day = new Date().toISOString().slice(0, 10);
 });
 afterAll(() => server?.close());
 
@@ -21,8 +24,7 @@ describe("iccid usage", () => {
     expect(run.stdout).toMatch(/Quota\s+3 of 5,000 lookups used · 4,997 remaining · resets \d{4}-\d{2}-\d{2}/);
     expect(run.stdout).toMatch(/Rate limit\s+1,000 requests per 60 s/);
     expect(run.stdout).toMatch(/Totals\s+2 requests · 3 lookups/);
-    const today = new Date().toISOString().slice(0, 10);
-    expect(run.stdout).toMatch(new RegExp(`${today} │█+ +3\\n`));
+    expect(run.stdout).toMatch(new RegExp(`${day} │█+ +3\\n`));
     expect(run.stdout).not.toContain("\u001b[");
   });
 

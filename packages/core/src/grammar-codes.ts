@@ -1,9 +1,15 @@
-/** Item-level error codes of the ICCID grammar (API.md, "ICCID grammar"). */
+/** Item-level error codes of the ICCID grammar (docs/api.md, "How an ICCID is read"). */
 export const ICCID_ERROR_CODES = ["empty", "invalid_characters", "invalid_mii", "too_short", "too_long"] as const;
 export type IccidErrorCode = (typeof ICCID_ERROR_CODES)[number];
 
 /** Warnings that let a number pass but say something about its shape. */
-export const ICCID_WARNING_CODES = ["padding_stripped", "non_standard_length", "hex_digits"] as const;
+export const ICCID_WARNING_CODES = [
+  "padding_stripped",
+  "non_standard_length",
+  "hex_digits",
+  "modem_response",
+  "nibble_swapped",
+] as const;
 export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
 
 export const ICCID_MIN_LENGTH = 18;

@@ -1,21 +1,59 @@
+import { readModemAnswer } from "./modem-answer.js";
+import { isRawEfIccid, swapNibbles } from "./nibble-swap.js";
+
 export interface NormalizedIccid {
-  /** The number after trimming, dropping separators, upper-casing and stripping trailing `F` padding. */
+  /** The number after reading it out of a modem answer, un-swapping a raw dump, dropping separators,
+   * upper-casing and stripping F filler. */
   value: string;
-  /** True when trailing `F` padding was removed. */
+  /** True when F filler was removed (trailing, or leading). */
   paddingStripped: boolean;
+  /** Where the F filler was: `trailing`, `leading` or `both`; null when there was none. */
+  filler: "trailing" | "leading" | "both" | null;
+  /** The response tag (`+CCID`, `+QCCID`, `^ICCID`, …) when the input was a modem's answer line. */
+  modemTag: string | null;
+  /** True when the input was a raw, nibble-swapped EF_ICCID dump (`98…`) and was swapped back. */
+  nibbleSwapped: boolean;
+  /** True when `value` is known to hold decimal digits only (the common case, found without a second test). */
+  digitsOnly: boolean;
 }
 
 // Spaces (any Unicode whitespace), dashes and dots are separators people type or paste; they never carry
 // meaning in an ICCID.
 const SEPARATORS = /[\s\-.]+/gu;
-const TRAILING_PADDING = /F+$/;
-const ALREADY_NORMAL = /^[0-9]+$/;
+const LEADING_FILLER = /^F+/;
+const TRAILING_FILLER = /F+$/;
+const ALREADY_NORMAL = /^89[0-9]*$/;
 
-/** Normalises an ICCID as written by a person: trim, drop separators, uppercase, strip trailing `F`. */
+function plain(value: string): NormalizedIccid {
+  return { value, paddingStripped: false, filler: null, modemTag: null, nibbleSwapped: false, digitsOnly: true };
+}
+
+/**
+ * Normalises an ICCID as written by a person, a modem or a card reader: the ICCID out of a modem answer,
+ * drop separators, uppercase, strip leading F filler, swap a raw EF_ICCID dump back, strip trailing
+ * F padding. Idempotent: the value normalises to itself.
+ */
 export function normalizeIccid(input: string): NormalizedIccid {
-  // Most ICCIDs arrive as plain digits, which normalise to themselves: one test instead of four passes.
-  if (ALREADY_NORMAL.test(input)) return { value: input, paddingStripped: false };
-  const compact = input.trim().replace(SEPARATORS, "").toUpperCase();
-  const value = compact.replace(TRAILING_PADDING, "");
-  return { value, paddingStripped: value.length !== compact.length };
+  // Most ICCIDs arrive as plain digits, which normalise to themselves: one test instead of the passes below.
+  if (ALREADY_NORMAL.test(input)) return plain(input);
+  const whole = input.replace(SEPARATORS, "").toUpperCase();
+  // Filler is stripped before the answer is read, and again after: so a value never reads as an answer.
+  const stripped = whole.replace(LEADING_FILLER, "");
+  const answer = readModemAnswer(stripped);
+  const compact = answer ? answer.payload : stripped;
+  const unled = compact.replace(LEADING_FILLER, "");
+  const unpadded = unled.replace(TRAILING_FILLER, "");
+  // A dump's filler sits inside its last byte (`…F1`), so it shows only once the nibbles are swapped back.
+  const nibbleSwapped = isRawEfIccid(unpadded);
+  const value = nibbleSwapped ? swapNibbles(unpadded).replace(TRAILING_FILLER, "") : unpadded;
+  const leading = unled.length !== compact.length || stripped.length !== whole.length;
+  const trailing = unpadded.length !== unled.length || (nibbleSwapped && value.length !== unpadded.length);
+  return {
+    value,
+    paddingStripped: leading || trailing,
+    filler: leading ? (trailing ? "both" : "leading") : trailing ? "trailing" : null,
+    modemTag: answer ? answer.tag : null,
+    nibbleSwapped,
+    digitsOnly: false,
+  };
 }

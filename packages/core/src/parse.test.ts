@@ -14,7 +14,7 @@ describe("parseIccid on real-world numbers", () => {
   it("accepts a 20-digit Telia Denmark ICCID (the e118-iin-list example)", () => {
     const r = parsed("89450421180216254864");
     expect(r).toMatchObject({ iccid: "89450421180216254864", valid: true, length: 20, check_digit: "4", mii: "89" });
-    expect(r.checks).toEqual({ format: true, luhn: "valid" });
+    expect(r.checks).toMatchObject({ format: true, luhn: "valid" });
     expect(r.warnings).toEqual([]);
   });
 
@@ -44,7 +44,7 @@ describe("parseIccid on real-world numbers", () => {
 
   it("reports a wrong check digit as format-valid but not valid", () => {
     const r = parsed("89450421180216254865");
-    expect(r.checks).toEqual({ format: true, luhn: "invalid" });
+    expect(r.checks).toMatchObject({ format: true, luhn: "invalid", expected_check_digit: "4" });
     expect(r.valid).toBe(false);
   });
 
@@ -117,7 +117,7 @@ describe("grammar properties", () => {
         const once = normalizeIccid(s).value;
         expect(normalizeIccid(once).value).toBe(once);
       }),
-      { numRuns: 2000 },
+      { numRuns: 2000, examples: [["F+A:B"], ["-A:"], ["98F"], ["+CRSM: 1,2,98"]] },
     );
   });
 

@@ -5,7 +5,7 @@ import {
   type IccidErrorCode,
   type IccidWarningCode,
 } from "./grammar-codes.js";
-import { isLuhnValid } from "./luhn.js";
+import { luhnCheckDigit, passesLuhn } from "./luhn.js";
 import { normalizeIccid } from "./normalize.js";
 
 export type LuhnStatus = "valid" | "invalid" | "not_applicable";
@@ -20,6 +20,18 @@ export interface IccidGrammarError {
   message: string;
 }
 
+/**
+ * The grammar's verdict. Only when the Luhn check fails: `expected_check_digit` is the last digit that would
+ * pass (the number has a typo, perhaps in the check digit itself) and `missing_check_digit` the digit that
+ * completes the number if it was printed without its check digit (absent when that would be too long).
+ */
+export interface IccidChecks {
+  format: true;
+  luhn: LuhnStatus;
+  expected_check_digit?: string;
+  missing_check_digit?: string;
+}
+
 /** An ICCID whose format passed; `valid` also needs the Luhn check to pass. */
 export interface ParsedIccid {
   ok: true;
@@ -27,7 +39,7 @@ export interface ParsedIccid {
   input: string;
   valid: boolean;
   length: number;
-  checks: { format: true; luhn: LuhnStatus };
+  checks: IccidChecks;
   check_digit: string;
   mii: string;
   warnings: IccidWarning[];
@@ -48,6 +60,11 @@ const STANDARD_LENGTHS = new Set([19, 20]);
 // One frozen object per warning, shared by every result: no allocation per ICCID.
 const WARNINGS: Record<IccidWarningCode, Readonly<IccidWarning>> = {
   padding_stripped: Object.freeze({ code: "padding_stripped", message: "trailing F padding was removed" }),
+  modem_response: Object.freeze({ code: "modem_response", message: "the ICCID was read out of a modem's answer line (+CCID:, +QCCID:, ^ICCID:, +CRSM: …)" }),
+  nibble_swapped: Object.freeze({
+    code: "nibble_swapped",
+    message: "the input read as a raw EF_ICCID dump (98…, digits swapped in each byte) and was swapped back",
+  }),
   non_standard_length: Object.freeze({
     code: "non_standard_length",
     message: "the length is allowed but unusual (19 and 20 are standard)",
@@ -63,13 +80,30 @@ function warning(code: IccidWarningCode): IccidWarning {
   return WARNINGS[code];
 }
 
-/** Checks the grammar of one ICCID (API.md, "ICCID grammar"). Never throws, whatever it is given. */
+const FILLER_WARNINGS = {
+  trailing: WARNINGS.padding_stripped,
+  leading: Object.freeze({ code: "padding_stripped", message: "leading F filler was removed" }),
+  both: Object.freeze({ code: "padding_stripped", message: "leading and trailing F filler was removed" }),
+} as const satisfies Record<string, Readonly<IccidWarning>>;
+
+// Shared and frozen, like the warnings: the server's encoder writes a frozen object's JSON once.
+const PASSING_CHECKS: Readonly<IccidChecks> = Object.freeze({ format: true, luhn: "valid" });
+const HEX_CHECKS: Readonly<IccidChecks> = Object.freeze({ format: true, luhn: "not_applicable" });
+
+/** The checks of a decimal number that fails Luhn: which digit would pass, in either reading. */
+function failingChecks(value: string): IccidChecks {
+  const expected = luhnCheckDigit(value.slice(0, -1));
+  if (value.length >= ICCID_MAX_LENGTH) return { format: true, luhn: "invalid", expected_check_digit: expected };
+  return { format: true, luhn: "invalid", expected_check_digit: expected, missing_check_digit: luhnCheckDigit(value) };
+}
+
+/** Checks the grammar of one ICCID (docs/api.md, "How an ICCID is read"). Never throws, whatever it is given. */
 export function parseIccid(input: string): IccidParseResult {
   if (typeof input !== "string") return reject(String(input), "invalid_characters", "the ICCID must be a string");
-  const { value, paddingStripped } = normalizeIccid(input);
+  const { value, filler, modemTag, nibbleSwapped, digitsOnly } = normalizeIccid(input);
 
   if (value.length === 0) return reject(input, "empty", "the ICCID is empty");
-  if (!HEX_ONLY.test(value)) {
+  if (!digitsOnly && !HEX_ONLY.test(value)) {
     return reject(input, "invalid_characters", "the ICCID may hold only digits, hex letters A-F, spaces, dashes and dots");
   }
   // The MII is judged before the length: "12AB" is better told "not an ICCID" than "too short".
@@ -84,28 +118,27 @@ export function parseIccid(input: string): IccidParseResult {
   }
 
   const warnings: IccidWarning[] = [];
-  if (paddingStripped) warnings.push(warning("padding_stripped"));
+  if (modemTag !== null) warnings.push(warning("modem_response"));
+  if (nibbleSwapped) warnings.push(warning("nibble_swapped"));
+  if (filler !== null) warnings.push(FILLER_WARNINGS[filler]);
   if (!STANDARD_LENGTHS.has(value.length)) warnings.push(warning("non_standard_length"));
-  let luhn: LuhnStatus;
-  if (DECIMAL_ONLY.test(value)) {
-    luhn = isLuhnValid(value) ? "valid" : "invalid";
+  let checks: IccidChecks;
+  if (digitsOnly || DECIMAL_ONLY.test(value)) {
+    checks = passesLuhn(value) ? PASSING_CHECKS : failingChecks(value);
   } else {
     warnings.push(warning("hex_digits"));
-    luhn = "not_applicable";
+    checks = HEX_CHECKS;
   }
 
   return {
     ok: true,
     iccid: value,
     input,
-    valid: luhn === "valid",
+    valid: checks.luhn === "valid",
     length: value.length,
-    checks: { format: true, luhn },
+    checks,
     check_digit: value.charAt(value.length - 1),
     mii: TELECOM_MII,
     warnings,
   };
 }
-
-/** Offline check of one ICCID: grammar and Luhn, no issuer data, no network. */
-export const validateIccid = parseIccid;

@@ -1,5 +1,6 @@
-/** Every problem `code` of the v1 contract, with its HTTP status and title (API.md, "Errors"). */
+/** Every problem `code` of the v1 contract, with its HTTP status and title (docs/api.md, "Errors"). */
 export const PROBLEM_CODES = {
+  bad_request: { status: 400, title: "Bad request", when: "The request is not well-formed HTTP." },
   missing_api_key: { status: 401, title: "Missing API key", when: "No Bearer API key was sent." },
   invalid_api_key: { status: 401, title: "Invalid API key", when: "The Bearer API key is malformed or unknown." },
   revoked_api_key: { status: 401, title: "Revoked API key", when: "The Bearer API key was revoked." },
@@ -13,6 +14,7 @@ export const PROBLEM_CODES = {
   csrf_rejected: { status: 403, title: "Cross-site request rejected", when: "A cross-site state-changing session request." },
   not_found: { status: 404, title: "Not found", when: "Unknown route or key id." },
   method_not_allowed: { status: 405, title: "Method not allowed", when: "The path exists but not with this method." },
+  request_timeout: { status: 408, title: "Request timeout", when: "The request did not arrive in full in time." },
   payload_too_large: { status: 413, title: "Payload too large", when: "The body is over the size limit." },
   unsupported_media_type: {
     status: 415,
@@ -26,6 +28,11 @@ export const PROBLEM_CODES = {
     status: 429,
     title: "Quota exceeded",
     when: "The period's lookups are used up; do not retry before resets_at.",
+  },
+  headers_too_large: {
+    status: 431,
+    title: "Request header fields too large",
+    when: "The request's header section is over the size limit.",
   },
   internal_error: { status: 500, title: "Internal error", when: "An unexpected fault; the request id helps support." },
   unavailable: { status: 503, title: "Service unavailable", when: "Shutting down, or the store is unreachable." },

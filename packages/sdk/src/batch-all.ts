@@ -1,6 +1,6 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
 import { FastBatchResult } from "./batch-check.js";
-import type { IccidClient, RequestOptions } from "./client.js";
+import type { IccidClient, RawAnswer, RequestOptions } from "./client.js";
 import { APIUserAbortError, ResponseValidationError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
 
@@ -47,8 +47,8 @@ interface Chunk {
   /** What is sent, and the chunk offset each sent item belongs at. */
   send: string[];
   offsets: number[];
-  /** Decodes and checks the answer; called when the chunk's turn comes, so that answers wait undecoded. */
-  answer?: (() => BatchResult) | undefined;
+  /** The answer as raw bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
+  answer?: RawAnswer<BatchResult> | undefined;
 }
 
 /** Takes up to `max` ICCIDs from the source; fewer only at its end. */
@@ -179,7 +179,7 @@ async function* runChunks(
 
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
-    chunk.answer = await client.callDeferred(
+    chunk.answer = await client.callRaw(
       { method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids: chunk.send }, schema: FastBatchResult, backoff },
       { ...requestOptions, signal: stop.signal },
     );
@@ -195,7 +195,7 @@ async function* runChunks(
    */
   function fill(chunk: Chunk): void {
     if (!chunk.answer) return;
-    const answer = chunk.answer();
+    const answer = chunk.answer.decode();
     chunk.answer = undefined;
     const { items, offsets, start } = chunk;
     const results = answer.results;

@@ -13,18 +13,19 @@ const good = () => ({
         input: "8944 1000 0000 0000 0018",
         valid: true,
         length: 20,
-        checks: { format: true, luhn: "valid" },
+        checks: { format: true, luhn: "invalid", expected_check_digit: "8", missing_check_digit: "3" },
         check_digit: "8",
         mii: "89",
         calling_code: "44",
         country: { iso2: "GB", name: "United Kingdom" },
-        issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118" },
+        issuer: { prefix: "894410", name: "Vodafone", source: "itu-e118", registered_name: "Vodafone plc", origin: "curated", confidence: "inferred" },
+        home_network: { mcc: "234", mnc: "15" },
         account_number: "0000000000001",
         warnings: [{ code: "non_standard_length", message: "unusual" }],
         data_version: "v1",
       },
     },
-    { index: 1, ok: true, result: { iccid: "8944100000000000001F", input: "x", valid: false, length: 19, checks: { format: true, luhn: "not_applicable" }, check_digit: "F", mii: "89", calling_code: null, country: null, issuer: null, account_number: null, warnings: [], data_version: "v1" } },
+    { index: 1, ok: true, result: { iccid: "8944100000000000001F", input: "x", valid: false, length: 19, checks: { format: true, luhn: "not_applicable" }, check_digit: "F", mii: "89", calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [], data_version: "v1" } },
     { index: 2, ok: false, input: "12AB", error: { code: "invalid_mii", message: "not an ICCID" } },
   ],
   summary: { total: 3, ok: 2, failed: 1, valid: 1, invalid: 1, unique: 3 },
@@ -45,7 +46,7 @@ function set(root: unknown, path: Path, value: unknown, remove: boolean): void {
 }
 
 const ALL_PATHS = paths(good()).filter((p) => p.length > 0);
-const odd = fc.constantFrom<unknown>(null, undefined, 0, -1, 1.5, 2 ** 60, "", "x", "GBR", "custom", "valid", "nope", true, false, [], {}, [1], { code: "hex_digits", message: "m" });
+const odd = fc.constantFrom<unknown>(null, undefined, 0, -1, 1.5, 2 ** 60, "", "x", "GBR", "custom", "valid", "inferred", "numbering-rule", "310", "nope", true, false, [], {}, [1], { code: "hex_digits", message: "m" });
 
 describe("the fast batch-answer check", () => {
   it("accepts the v1 shape", () => {

@@ -1,4 +1,4 @@
-import { BatchResult, ICCID_ERROR_CODES, ICCID_WARNING_CODES } from "@iccid/core";
+import { BatchResult, ICCID_ERROR_CODES, ICCID_WARNING_CODES, ISSUER_ORIGINS } from "@iccid/core";
 import type { ResponseSchema } from "./client.js";
 
 // The batch answer checked at the cost of a few comparisons per item. zod's safeParse of a 1000-item
@@ -12,10 +12,30 @@ type Obj = Record<string, unknown>;
 
 const WARNING_CODES: ReadonlySet<unknown> = new Set(ICCID_WARNING_CODES);
 const ERROR_CODES: ReadonlySet<unknown> = new Set(ICCID_ERROR_CODES);
+const ORIGINS: ReadonlySet<unknown> = new Set(ISSUER_ORIGINS);
 
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
+const isDigitOrAbsent = (v: unknown): boolean => v === undefined || (typeof v === "string" && v.length === 1);
+
+function isIssuer(issuer: unknown): boolean {
+  return (
+    isObject(issuer) &&
+    typeof issuer.prefix === "string" &&
+    typeof issuer.name === "string" &&
+    (issuer.source === "itu-e118" || issuer.source === "custom") &&
+    (issuer.registered_name === undefined || typeof issuer.registered_name === "string") &&
+    ORIGINS.has(issuer.origin) &&
+    (issuer.confidence === "registered" || issuer.confidence === "inferred")
+  );
+}
+
+function isHomeNetwork(home: unknown): boolean {
+  if (home === null) return true;
+  if (!isObject(home) || typeof home.mcc !== "string" || typeof home.mnc !== "string") return false;
+  return home.mcc.length === 3 && home.mnc.length >= 2 && home.mnc.length <= 3;
+}
 
 function isWarnings(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -40,16 +60,15 @@ function isLookupResult(r: unknown): boolean {
     isObject(checks) &&
     typeof checks.format === "boolean" &&
     (luhn === "valid" || luhn === "invalid" || luhn === "not_applicable") &&
+    isDigitOrAbsent(checks.expected_check_digit) &&
+    isDigitOrAbsent(checks.missing_check_digit) &&
     typeof r.check_digit === "string" &&
     r.check_digit.length === 1 &&
     typeof r.mii === "string" &&
     isStringOrNull(r.calling_code) &&
     (country === null || (isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string")) &&
-    (issuer === null ||
-      (isObject(issuer) &&
-        typeof issuer.prefix === "string" &&
-        typeof issuer.name === "string" &&
-        (issuer.source === "itu-e118" || issuer.source === "custom"))) &&
+    (issuer === null || isIssuer(issuer)) &&
+    isHomeNetwork(r.home_network) &&
     isStringOrNull(r.account_number) &&
     isWarnings(r.warnings) &&
     typeof r.data_version === "string"

@@ -6,7 +6,7 @@ import { IccidResource } from "./resources/iccid.js";
 import { KeysResource } from "./resources/keys.js";
 import { SessionResource } from "./resources/session.js";
 import { UsageResource } from "./resources/usage.js";
-import { DEFAULT_RETRY_DELAYS, type RetryDelays, type SharedBackoff } from "./retry.js";
+import { DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
 import { SessionCookie } from "./session-cookie.js";
 import { exchange, type WireRequest, type WireResponse } from "./transport.js";
 import { SDK_VERSION } from "./version.js";
@@ -34,6 +34,8 @@ export interface ClientOptions {
   sessionToken?: string | undefined;
   /** Backoff bounds; see RetryDelays. */
   retryDelays?: Partial<RetryDelays> | undefined;
+  /** Called before each wait for a retry, e.g. to tell a person why nothing seems to happen. */
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
 /** Options every method takes as its last argument; they override the client's for that call. */
@@ -64,12 +66,15 @@ export interface CallSpec<T> {
   /** false for calls that must not run twice (creating a key). */
   retry?: boolean;
   backoff?: SharedBackoff | undefined;
-  /**
-   * Answer with a function that decodes and checks the body when called, instead of the checked body.
-   * The body waits undecoded, outside the JS heap: batchAll holds several answers before their turn,
-   * and a thousand parsed items each would otherwise outlive young-generation GCs and fill the old one.
-   */
-  deferred?: boolean;
+}
+
+/**
+ * @internal A successful answer kept as undecoded bytes, outside the JS heap, until `decode()` parses and
+ * checks it. batchAll holds several answers before their turn, and a thousand parsed items each would
+ * otherwise outlive young-generation GCs and fill the old generation.
+ */
+export interface RawAnswer<T> {
+  decode(): T;
 }
 
 function env(name: string): string | undefined {
@@ -113,6 +118,7 @@ export class IccidClient {
   private readonly userAgent: string;
   private readonly defaults: { timeoutMs: number; maxRetries: number; deadlineMs: number | undefined };
   private readonly retryDelays: RetryDelays;
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined;
   private checkedKey: string | undefined;
   /** @internal */
   readonly cookie: SessionCookie;
@@ -133,6 +139,7 @@ export class IccidClient {
       deadlineMs: options.deadlineMs,
     };
     this.retryDelays = { ...DEFAULT_RETRY_DELAYS, ...options.retryDelays };
+    this.onRetry = options.onRetry;
     this.cookie = new SessionCookie(options.sessionToken);
     this.iccid = new IccidResource(this);
     this.usage = new UsageResource(this);
@@ -142,6 +149,16 @@ export class IccidClient {
 
   /** @internal Sends one API call with retries and checks the answer against the contract. */
   async call<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<T> {
+    return this.decode(spec, await this.send(spec, options, false));
+  }
+
+  /** @internal Like call(), but the answer stays raw bytes until its `decode()` is called. */
+  async callRaw<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<RawAnswer<T>> {
+    const res = await this.send(spec, options, true);
+    return { decode: () => this.decode(spec, res) };
+  }
+
+  private async send(spec: CallSpec<unknown>, options: RequestOptions, raw: boolean): Promise<WireResponse> {
     const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
     if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
     const cookie = spec.auth === "session" ? this.cookie.header() : undefined;
@@ -163,17 +180,12 @@ export class IccidClient {
         delays: this.retryDelays,
         signal: options.signal,
         backoff: spec.backoff,
+        onRetry: this.onRetry,
       },
-      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal, spec.deferred === true),
+      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal, raw),
     );
     this.cookie.update(res.setCookie);
-    if (spec.deferred) return (() => this.decode(spec, res)) as T;
-    return this.decode(spec, res);
-  }
-
-  /** @internal call() with `deferred`: resolves, once answered, to a function that decodes and checks the body. */
-  callDeferred<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<() => T> {
-    return this.call({ ...spec, deferred: true }, options) as unknown as Promise<() => T>;
+    return res;
   }
 
   private decode<T>(spec: CallSpec<T>, res: WireResponse): T {

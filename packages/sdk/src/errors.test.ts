@@ -4,6 +4,10 @@ import * as errors from "./errors.js";
 import { errorFromResponse } from "./problem.js";
 
 const EXPECTED_CLASS: Record<string, string> = {
+  // Refusals of malformed HTTP, which the SDK never sends: the generic class.
+  bad_request: "APIError",
+  request_timeout: "APIError",
+  headers_too_large: "APIError",
   missing_api_key: "AuthenticationError",
   invalid_api_key: "AuthenticationError",
   revoked_api_key: "AuthenticationError",
@@ -50,6 +54,14 @@ describe("errorFromResponse", () => {
     expect(error.name).toBe("APIError");
     expect(error.detail).toBe("conflict!");
     expect(errorFromResponse(502, {}, "<html>bad gateway</html>").name).toBe("InternalServerError");
+  });
+
+  it("names an HTML error page by its title, in one short line", () => {
+    const page = `<!DOCTYPE html>\n<html><head><title>404 Not Found</title><style>body{}</style></head>\n<body><h1>Not Found</h1>${"<p>filler</p>".repeat(200)}</body></html>`;
+    expect(errorFromResponse(404, { "content-type": "text/html" }, page).detail).toBe('an HTML page, not an API answer: "404 Not Found"');
+    const untitled = errorFromResponse(502, {}, `<html><body><h1>Bad   Gateway</h1>\n${"x".repeat(300)}</body></html>`).detail!;
+    expect(untitled).toMatch(/^an HTML page, not an API answer: "Bad Gateway x+…"$/);
+    expect(untitled.length).toBeLessThan(170);
   });
 });
 

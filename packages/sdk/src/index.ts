@@ -6,7 +6,7 @@ export type { IccidResource } from "./resources/iccid.js";
 export type { UsageResource } from "./resources/usage.js";
 export type { SessionResource } from "./resources/session.js";
 export type { KeysResource } from "./resources/keys.js";
-export { DEFAULT_RETRY_DELAYS, type RetryDelays } from "./retry.js";
+export { DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent } from "./retry.js";
 export { parseRateLimitFields, parseRetryAfter, type RateLimitInfo } from "./rate-limit-fields.js";
 export { SDK_VERSION } from "./version.js";
 export * from "./errors.js";
@@ -18,7 +18,6 @@ export {
   luhnCheckDigit,
   normalizeIccid,
   parseIccid,
-  validateIccid,
   BATCH_MAX_ITEMS,
 } from "@iccid/core";
 export type {

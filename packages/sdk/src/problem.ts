@@ -40,6 +40,18 @@ function parseBody(raw: string): unknown {
   }
 }
 
+/**
+ * A body that is not a problem document, as one short line. An HTML page (a proxy's, or another web
+ * server's when the base URL is wrong) is named by its title, never passed on whole.
+ */
+function textDetail(raw: string, headers: ResponseHeaders): string | undefined {
+  const html = /html/i.test(headers["content-type"] ?? "") || /^\s*</.test(raw);
+  const text = (html ? (/<title[^>]*>([^<]*)</i.exec(raw)?.[1] ?? raw.replace(/<[^>]*>/g, " ")) : raw).replace(/\s+/g, " ").trim();
+  if (text === "") return undefined;
+  const short = text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  return html ? `an HTML page, not an API answer: "${short}"` : short;
+}
+
 /** The error for a non-2xx answer. */
 export function errorFromResponse(status: number, headers: ResponseHeaders, raw: string): APIError {
   const body = parseBody(raw);
@@ -49,7 +61,7 @@ export function errorFromResponse(status: number, headers: ResponseHeaders, raw:
     status,
     code,
     title: text(problem.title),
-    detail: text(problem.detail) ?? (typeof body === "string" && body.length > 0 ? body.slice(0, 200) : undefined),
+    detail: text(problem.detail) ?? (typeof body === "string" ? textDetail(body, headers) : undefined),
     requestId: headers["x-request-id"] ?? text(problem.request_id),
     headers,
     body,

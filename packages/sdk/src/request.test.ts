@@ -50,6 +50,16 @@ describe("callWithRetries", () => {
     expect(at.b[1]! - at.a[0]!).toBeGreaterThanOrEqual(950);
   });
 
+  it("tells onRetry about each wait before it starts: the attempt, the delay and the error", async () => {
+    const events: Array<{ attempt: number; delayMs: number; status: unknown }> = [];
+    let attempts = 0;
+    await callWithRetries(policy({ onRetry: (e) => events.push({ attempt: e.attempt, delayMs: e.delayMs, status: (e.error as { status?: number }).status }) }), async () => {
+      attempts++;
+      return attempts === 1 ? wire(429, { "retry-after": "1" }) : wire(200);
+    });
+    expect(events).toEqual([{ attempt: 1, delayMs: 1000, status: 429 }]);
+  });
+
   it("throws the last error once attempts run out", async () => {
     let attempts = 0;
     const call = callWithRetries(policy({ maxRetries: 3 }), async () => {

@@ -1,6 +1,6 @@
 import { APITimeoutError } from "./errors.js";
 import { errorFromResponse } from "./problem.js";
-import { isRetryable, retryDelayMs, sleep, type RetryDelays, type SharedBackoff } from "./retry.js";
+import { isRetryable, retryDelayMs, sleep, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
 import type { AttemptLimits, WireResponse } from "./transport.js";
 
 // One API call as the caller sees it: attempts, backoff between them, the per-attempt timeout and the
@@ -15,6 +15,7 @@ export interface CallPolicy {
   signal: AbortSignal | undefined;
   /** Shared by concurrent callers so that one 429 holds them all (batchAll). */
   backoff: SharedBackoff | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
 export type Attempt = (limits: AttemptLimits) => Promise<WireResponse>;
@@ -53,6 +54,7 @@ export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Pro
     if (delay === undefined) throw error;
     // Waiting past the deadline would only end in a timeout; the real error says more.
     if (performance.now() + delay >= deadlineAt) throw error;
+    policy.onRetry?.({ attempt: n, delayMs: delay, error });
     if (policy.backoff && (error as { status?: number }).status === 429) {
       policy.backoff.pause(delay); // slept at the top of the loop, together with the other workers
     } else {

@@ -24,6 +24,16 @@ export interface RetryDelays {
   maxRetryAfterMs: number;
 }
 
+/** What `onRetry` is told before the SDK waits to try a call again. */
+export interface RetryEvent {
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  /** How long the SDK waits before the next attempt. */
+  delayMs: number;
+  /** Why: an APIError (429 `rate_limited`, 5xx, 408) or a connection or attempt-timeout error. */
+  error: unknown;
+}
+
 export const DEFAULT_RETRY_DELAYS: RetryDelays = { initialMs: 500, maxMs: 8_000, maxRetryAfterMs: 60_000 };
 
 export function isRetryable(error: unknown): boolean {

@@ -29,7 +29,7 @@ export function lookupResult(input: string): LookupResult {
   const parsed = parseIccid(input);
   if (!parsed.ok) throw new Error(`fixture needs a well-formed ICCID, got ${input}`);
   const { ok: _ok, ...rest } = parsed;
-  return { ...rest, calling_code: "44", country: { iso2: "GB", name: "United Kingdom" }, issuer: null, account_number: null, data_version: "mock" };
+  return { ...rest, calling_code: "44", country: { iso2: "GB", name: "United Kingdom" }, issuer: null, home_network: null, account_number: null, data_version: "mock" };
 }
 
 export function problem(status: number, code: string, extra: Record<string, unknown> = {}) {

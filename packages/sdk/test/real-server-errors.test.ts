@@ -19,7 +19,7 @@ import {
 import { iccidFor } from "./iccids.js";
 import { expectProblem, failure, useRealServer } from "./real-server.js";
 
-// The problem codes of API.md that are not part of a method's own flow, against the real server. Codes the
+// The problem codes of docs/api.md that are not part of a method's own flow, against the real server. Codes the
 // SDK itself never provokes (no key, a non-JSON body, unparsable JSON) are sent through the client's own
 // pipeline with its auth switched off or an undici interceptor that changes the request on its way out.
 
@@ -118,7 +118,7 @@ describe("server faults", () => {
     const c = new IccidClient({ baseUrl: broken.url, apiKey: broken.owner.apiKey, maxRetries: 1, retryDelays: { initialMs: 1, maxMs: 1 } });
     try {
       await c.iccid.lookup("89441000000000000018");
-      await broken.store.close(); // the store is gone: API.md says 503 `unavailable`
+      await broken.store.close(); // the store is gone: docs/api.md says 503 `unavailable`
       const error = await failure(c.iccid.lookup("89441000000000000018"));
       expect(error).toBeInstanceOf(InternalServerError);
       expect([error.status, error.code]).toEqual([503, "unavailable"]);

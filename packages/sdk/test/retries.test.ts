@@ -241,14 +241,15 @@ describe("timeouts, deadline and abort", () => {
   });
 
   it("counts retries and backoff against the deadline", async () => {
-    // 503s with Retry-After 1: the first wait would pass a 500 ms deadline, so the 503 itself is thrown.
-    api = mockApi({ deadlineMs: 500 });
+    // 503s with Retry-After 30: the first wait would pass a 10 s deadline, so the 503 itself is thrown. (The
+    // deadline leaves the first attempt ample time even on a busy machine.)
+    api = mockApi({ deadlineMs: 10_000 });
     const seen = counter();
     api.pool
       .intercept(LOOKUP)
       .reply(() => {
         seen.attempts++;
-        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "1" } } };
+        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "30" } } };
       })
       .persist();
     await expect(api.client.iccid.lookup(ICCID)).rejects.toBeInstanceOf(InternalServerError);
@@ -268,16 +269,17 @@ describe("timeouts, deadline and abort", () => {
   it("aborts during a backoff wait without another attempt", async () => {
     api = mockApi();
     const seen = counter();
+    const controller = new AbortController();
     api.pool
       .intercept(LOOKUP)
       .reply(() => {
         seen.attempts++;
+        // Aborted once the first answer is out, so into its 30 s backoff however slow the machine is.
+        setTimeout(() => controller.abort(), 50);
         return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "30" } } };
       })
       .persist();
-    const controller = new AbortController();
     const pending = api.client.iccid.lookup(ICCID, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
     expect(seen.attempts).toBe(1);
   });

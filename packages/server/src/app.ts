@@ -2,15 +2,17 @@ import { createRequire } from "node:module";
 import { Router } from "@koa/router";
 import Koa from "koa";
 import { pino, type Logger } from "pino";
-import type { IccidDecoder } from "./decode/decoder.js";
+import type { DecoderSource } from "./decode/live-decoder.js";
 import { accessLog } from "./http/access-log.js";
 import { HttpProblem } from "./http/problem.js";
 import { problemMiddleware } from "./http/problem-middleware.js";
 import { wireBasics } from "./http/wire-basics.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
+import type { ServerMetrics } from "./metrics/prometheus.js";
 import { LoginThrottle } from "./limits/login-throttle.js";
 import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
+import { UsageReadLimit } from "./limits/usage-read-limit.js";
 import { accountPageRoutes } from "./routes/account-page.js";
 import { accountUsageRoutes } from "./routes/account-usage.js";
 import type { RouteServices } from "./routes/context.js";
@@ -22,6 +24,7 @@ import { usageRoutes } from "./routes/usage.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { Lookups } from "./services/lookups.js";
 import { Meter } from "./services/meter.js";
+import { Readiness } from "./services/readiness.js";
 import { Sessions } from "./services/sessions.js";
 import { UsageReport } from "./services/usage-report.js";
 import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
@@ -32,11 +35,14 @@ export const SERVER_VERSION: string = createRequire(import.meta.url)("../package
 
 export interface AppDeps {
   store: Store;
-  decoder: IccidDecoder;
+  /** An IccidDecoder, or a LiveDecoder that follows the custom prefixes. */
+  decoder: DecoderSource;
   clock?: Clock;
   settings?: Partial<ServerSettings>;
   logger?: Logger;
   limiterFactory?: LimiterFactory;
+  /** Prometheus counters; without them nothing is measured (and nothing costs). */
+  metrics?: ServerMetrics;
 }
 
 export interface IccidApp {
@@ -51,7 +57,8 @@ export function createApp(deps: AppDeps): IccidApp {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? pino({ level: "silent" });
   const { store, decoder } = deps;
-  const meter = new Meter(store, clock);
+  const metrics = deps.metrics;
+  const meter = new Meter(store, clock, metrics && ((lookups) => metrics.charged(lookups)));
   const limiters = deps.limiterFactory ?? memoryLimiters;
   const services: RouteServices = {
     settings,
@@ -59,6 +66,7 @@ export function createApp(deps: AppDeps): IccidApp {
     decoder,
     apiKeys: new ApiKeys(store, clock),
     limiter: new AccountRateLimiter(limiters),
+    usageReads: new UsageReadLimit(limiters, settings.usageReads, settings.usageReadWindowSeconds),
     lookups: new Lookups(decoder, meter),
     usage: new UsageReport(store, clock),
     sessions: new Sessions(
@@ -68,9 +76,11 @@ export function createApp(deps: AppDeps): IccidApp {
       settings.sessionIdleMs,
       settings.sessionMaxMs,
     ),
+    readiness: new Readiness(store, clock),
   };
 
-  const router = new Router<AppState>();
+  // Paths match exactly: /API/V1/USAGE and /api/v1/usage/ are not the usage route.
+  const router = new Router<AppState>({ sensitive: true, strict: true });
   iccidRoutes(router, services);
   usageRoutes(router, services);
   sessionRoutes(router, services);
@@ -80,11 +90,14 @@ export function createApp(deps: AppDeps): IccidApp {
   metaRoutes(router, services, SERVER_VERSION);
 
   const lifecycle = new Lifecycle();
-  const app = new Koa<AppState>({ proxy: settings.trustProxy });
+  // ctx.ip: with a trusted proxy, the X-Forwarded-For entry `proxyHops` from the right, never the
+  // client-written ones left of it (Koa's maxIpsCount keeps only the last entries).
+  const app = new Koa<AppState>({ proxy: settings.trustProxy, maxIpsCount: settings.proxyHops });
   app.silent = true; // errors are answered and logged by problemMiddleware, never printed with stacks
   app.use(wireBasics());
   if (logger.isLevelEnabled("info")) app.use(accessLog(logger));
-  app.use(problemMiddleware(logger));
+  if (metrics) app.use(metrics.middleware());
+  app.use(problemMiddleware(logger, metrics && (() => metrics.storeError())));
   app.use(lifecycle.guard());
   app.use(router.routes());
   // Nothing answered: a known path with another method is 405 (with Allow), anything else 404.

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { IccidApp } from "./app.js";
+import { answerClientError } from "./http/client-error.js";
 import type { Store } from "./store/store.js";
 
 export interface RunningServer {
@@ -26,6 +27,7 @@ export async function listen({ app, lifecycle }: IccidApp, options: ListenOption
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {

@@ -70,6 +70,13 @@ export function buildOpenApi(version: string): JsonObject {
       "/healthz": {
         get: operation("Liveness for load balancers", { security: [], responses: { "200": { description: "Up", content: json("Health") } } }, []),
       },
+      "/readyz": {
+        get: operation(
+          "Readiness for load balancers: 503 while the store cannot take a write, 200 again once it can",
+          { security: [], responses: { "200": { description: "Ready", content: json("Health") } } },
+          [],
+        ),
+      },
       "/api/v1/openapi.json": {
         get: operation("This document", { security: [], responses: { "200": { description: "OpenAPI 3.1" } } }, []),
       },

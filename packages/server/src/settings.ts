@@ -1,11 +1,17 @@
 import type { Plan } from "./store/store.js";
 
-/** What an operator can tune; defaults follow API.md. */
+/** What an operator can tune; defaults are documented in docs/api.md. */
 export interface ServerSettings {
   /** Largest request body, in bytes (413 past it). */
   bodyLimitBytes: number;
   /** Trust X-Forwarded-* from a reverse proxy (for `Secure` cookies and client IPs). */
   trustProxy: boolean;
+  /**
+   * With `trustProxy`: how many proxies in front of the server append to X-Forwarded-For. The client
+   * address is the entry that many from the right (what the outermost trusted proxy saw); entries left of
+   * it were written by the client and are ignored.
+   */
+  proxyHops: number;
   /** A session ends after this long unused… */
   sessionIdleMs: number;
   /** …and after this long in any case. */
@@ -14,6 +20,9 @@ export interface ServerSettings {
   loginAttemptsPerEmail: number;
   loginAttemptsPerIp: number;
   loginWindowSeconds: number;
+  /** Usage reads allowed per account within `usageReadWindowSeconds` (both usage routes together). */
+  usageReads: number;
+  usageReadWindowSeconds: number;
 }
 
 /** The plan a new database starts with, and the one new accounts get unless told otherwise. */
@@ -22,9 +31,12 @@ export const DEFAULT_PLAN: Plan = { name: "standard", rate_limit: 600, window_se
 export const DEFAULT_SETTINGS: ServerSettings = {
   bodyLimitBytes: 256 * 1024,
   trustProxy: false,
+  proxyHops: 1,
   sessionIdleMs: 12 * 3_600_000,
   sessionMaxMs: 7 * 24 * 3_600_000,
   loginAttemptsPerEmail: 5,
   loginAttemptsPerIp: 50,
   loginWindowSeconds: 15 * 60,
+  usageReads: 60,
+  usageReadWindowSeconds: 60,
 };

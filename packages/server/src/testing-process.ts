@@ -14,6 +14,8 @@ export interface ServerProcess {
   stderr(): string;
   stdout(): string;
   exited: Promise<number | null>;
+  /** The first match of `pattern` in a stream's output, now or later; rejects once the process ends without one. */
+  waitForOutput(stream: "stdout" | "stderr", pattern: RegExp): Promise<RegExpExecArray>;
 }
 
 const started = new Set<ChildProcess>();
@@ -32,7 +34,10 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Starts `iccid-server start` on `db` and resolves once it announces its URL. */
+/**
+ * Starts `iccid-server start` on `db` and resolves once it announces its URL. No timer of its own: on a
+ * busy machine a start can be slow, and the test's timeout bounds it (killServerProcesses cleans up).
+ */
 export async function startServerProcess(db: string, options: StartOptions = {}): Promise<ServerProcess> {
   const args = ["start", "--port", String(options.port ?? 0), "--db", db, ...(options.args ?? [])];
   const child = spawn(process.execPath, [SERVER_BIN, ...args], {
@@ -40,30 +45,33 @@ export async function startServerProcess(db: string, options: StartOptions = {})
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.add(child);
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (err += d));
+  const text = { stdout: "", stderr: "" };
+  child.stdout!.on("data", (d) => (text.stdout += d));
+  child.stderr!.on("data", (d) => (text.stderr += d));
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`iccid-server did not start: ${err}`)), 20_000);
-    const onData = () => {
-      const m = /"url":"(http:[^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off("data", onData);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on("data", onData);
-    void exited.then(() => reject(new Error(`iccid-server exited: ${err}`)));
-  });
-  return { child, url, port: Number(new URL(url).port), stderr: () => err, stdout: () => out, exited };
+  // "close" comes after the last output of both streams: nothing more can match after it.
+  const closed = once(child, "close").catch(() => undefined);
+  const waitForOutput = (stream: "stdout" | "stderr", pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(text[stream]);
+        if (match) {
+          child[stream]!.off("data", check);
+          resolve(match);
+        }
+        return match;
+      };
+      if (check()) return;
+      child[stream]!.on("data", check);
+      void closed.then(() => check() ?? reject(new Error(`iccid-server ended without ${pattern} on ${stream}: ${text.stderr}`)));
+    });
+  const url = (await waitForOutput("stdout", /"url":"(http:[^"]+)"/))[1]!;
+  return { child, url, port: Number(new URL(url).port), stderr: () => text.stderr, stdout: () => text.stdout, exited, waitForOutput };
 }
 
-/** The owner credentials a first start prints (stderr may trail stdout's "listening" line a little). */
+/** The owner credentials a first start prints on stderr (which may trail stdout's "listening" line). */
 export async function ownerCredentials(p: ServerProcess): Promise<{ email: string; password: string; key: string }> {
-  for (let i = 0; i < 100 && !/API key: +iccid_\S+\n/.test(p.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
+  await p.waitForOutput("stderr", /API key: +iccid_\S+\n/);
   const text = p.stderr();
   return {
     email: /email: +(\S+)/.exec(text)![1]!,

@@ -26,6 +26,8 @@ export {
   type ServerProcess,
   type StartOptions,
 } from "./testing-process.js";
+export { createTestDatabase, type TestDatabase } from "./store/postgres/test-schema.js";
+export { TcpRelay } from "./testing-relay.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at
@@ -37,6 +39,8 @@ export interface TestServerOptions {
   bodyLimitBytes?: number;
   clock?: Clock;
   settings?: Partial<ServerSettings>;
+  /** How often the server rechecks the custom prefixes (default CUSTOM_PREFIX_RECHECK_MS). */
+  recheckMs?: number;
   /** Where the server writes its JSON log lines (default: nowhere). */
   logTo?: NodeJS.WritableStream;
 }
@@ -70,11 +74,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await store.migrate();
   const defaultPlan = { ...DEFAULT_PLAN, ...options.plan };
   await store.upsertPlan(defaultPlan);
+  const decoder = await loadDecoder(store, options.recheckMs ? { recheckMs: options.recheckMs } : {});
   const iccidApp = createApp({
     store,
     clock,
     ...(options.logTo ? { logger: pino({ level: "info" }, options.logTo) } : {}),
-    decoder: await loadDecoder(store),
+    decoder,
     settings: { ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
     ...(backing.limiters ? { limiterFactory: backing.limiters } : {}),
   });
@@ -103,6 +108,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await store.upsertPlan({ name, ...limits });
     },
     async close() {
+      decoder.close();
       await running.close();
       await backing.dispose();
     },

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess } from "../src/testing.js";
+import { eventually } from "./eventually.js";
 import { call } from "./http.js";
 
 // The real built `iccid-server` binary, on a temp database and an ephemeral port.
@@ -30,7 +31,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("iccid-server", () => {
+// Each test starts the binary several times over (≈ 2 s apiece on a busy 2-core machine): room for that.
+describe("iccid-server", { timeout: 120_000 }, () => {
   it("bootstraps an owner once on first start, serves lookups with the printed key, stops on SIGTERM", async () => {
     const server = await start();
     const { email, password, key } = await ownerCredentials(server);
@@ -103,12 +105,46 @@ describe("iccid-server", () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/line 2: prefix/);
 
-    const key = run(["key", "create", "--email", "owner@localhost"]).stdout.trim();
+    // An account of its own, so that this test does not depend on the first start in an earlier one.
+    expect(run(["account", "create", "--email", "importer@example.test", "--password-stdin"], "importer-password\n").status).toBe(0);
+    const key = run(["key", "create", "--email", "importer@example.test"]).stdout.trim();
     const server = await start();
     try {
       const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
-      expect(r.body.issuer).toEqual({ prefix: "894410", name: "Our MVNO, Ltd", source: "custom" });
+      expect(r.body.issuer).toEqual({ prefix: "894410", name: "Our MVNO, Ltd", source: "custom", origin: "custom", confidence: "registered" });
       expect(r.body.data_version).toMatch(/\+custom\.2\./);
+    } finally {
+      await stopServerProcess(server);
+    }
+  });
+
+  it("lists, exports and removes custom prefixes, and a running server applies every change without a restart", async () => {
+    const key = run(["key", "create", "--email", "owner@localhost"]).stdout.trim();
+    const issuerOf = async (url: string) =>
+      (await call(url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).body.issuer;
+    const server = await start();
+    try {
+      expect(run(["issuers", "remove", "894410", "8999901"]).stdout).toMatch(/removed 2 prefixes/);
+      expect(run(["issuers", "list"]).stdout).toMatch(/^0 custom prefixes/m);
+      await eventually(async () => expect((await issuerOf(server.url)).origin).toBe("itu-e118"));
+
+      const csv = join(dir, "live.csv");
+      writeFileSync(csv, 'prefix,name,country_iso2\n8944100,"Live, ""quoted"" MVNO",JE\n');
+      expect(run(["issuers", "import", csv]).stdout).toMatch(/imported 1 prefixes; running servers use the change within 1 s/);
+      await eventually(async () => expect(await issuerOf(server.url)).toMatchObject({ prefix: "8944100", name: 'Live, "quoted" MVNO', origin: "custom" }));
+
+      expect(run(["issuers", "list"]).stdout).toMatch(/^8944100 +JE +Live, "quoted" MVNO$/m);
+      const exported = run(["issuers", "export"]);
+      expect(exported.stdout).toBe('prefix,name,country_iso2\n8944100,"Live, ""quoted"" MVNO",JE\n');
+      writeFileSync(csv, exported.stdout);
+      expect(run(["issuers", "import", "--replace", csv]).status).toBe(0); // what export writes, import reads back
+      expect(run(["issuers", "export"]).stdout).toBe(exported.stdout);
+
+      expect(run(["issuers", "remove", "8944100", "8944999"]).stdout).toMatch(/removed 1 prefixes \(1 were not imported\)/);
+      await eventually(async () => expect((await issuerOf(server.url)).origin).toBe("itu-e118"));
+      const bad = run(["issuers", "remove", "12345"]);
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toMatch(/prefix must be 4 to 21 digits starting with 89 \(got "12345"\)/);
     } finally {
       await stopServerProcess(server);
     }

@@ -30,11 +30,12 @@ describe("POST /api/v1/iccid/lookup", () => {
       mii: "89",
       calling_code: "44",
       country: { iso2: "GB", name: "United Kingdom" },
-      issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118" },
+      issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118", origin: "itu-e118", confidence: "registered" },
+      home_network: null,
       account_number: "0000000000001",
       warnings: [],
     });
-    expect(r.body.data_version).toMatch(/^itu-e118\./);
+    expect(r.body.data_version).toMatch(/^registry\.\d+\./);
   });
 
   it("answers 200 with valid: false for a wrong check digit", async () => {

@@ -13,6 +13,7 @@ afterAll(async () => server?.close());
 // Every route the server answers, as method + OpenAPI path.
 const ROUTES = [
   ["get", "/healthz"],
+  ["get", "/readyz"],
   ["get", "/api/v1/openapi.json"],
   ["post", "/api/v1/iccid/lookup"],
   ["post", "/api/v1/iccid/batch"],

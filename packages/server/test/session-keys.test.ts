@@ -174,6 +174,19 @@ describe("keys", () => {
     expect(still.status).toBe(200);
   });
 
+  it("a NUL in a login email, key name or key id is a 4xx naming it, never a 500 (PostgreSQL cannot store NUL)", async () => {
+    const email = await login(`${user.email}\u0000`, user.password);
+    expect(email.status).toBe(422);
+    expect(email.body.errors[0].pointer).toBe("/email");
+    const cookie = sessionCookie(await login(user.email, user.password));
+    const name = await call(server.url, "POST", "/api/v1/keys", { cookie, body: { name: "ci\u0000key" } });
+    expect(name.status).toBe(422);
+    expect(name.body.errors[0].pointer).toBe("/name");
+    const id = await call(server.url, "DELETE", `/api/v1/keys/${encodeURIComponent(`${user.keyId}\u0000`)}`, { cookie });
+    expect(id.status).toBe(404);
+    expect(id.body.code).toBe("not_found");
+  });
+
   it("422 for a name over 100 characters or of the wrong type", async () => {
     const cookie = sessionCookie(await login(user.email, user.password));
     for (const name of ["x".repeat(101), 42, ""]) {

@@ -34,9 +34,6 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
   }
 }
 
-/** Blocks of bytes taken from the source per step: a few hundred kilobytes at most. */
-const BLOCKS_PER_STEP = 1;
-
 /**
  * Opens a CSV (or `-` for stdin) as a stream of records: a UTF-8 BOM is dropped, CRLF and LF both end a
  * record, quoted fields may hold commas, quotes and line breaks, rows may be shorter or longer than the
@@ -54,13 +51,14 @@ export async function openCsvInput(path: string, column: string | undefined, std
     const reader = new CsvRecordReader();
     let decoder: StringDecoder | undefined;
     try {
-      for await (const blocks of recordChunks<Buffer | string>(source, BLOCKS_PER_STEP)) {
+      for await (const blocks of recordChunks<Buffer | string>(source, 1 /* one 64 KiB block a step */)) {
         const records: string[][] = [];
         for (const block of blocks) {
           if (typeof block === "string") {
             reader.write(block, false, records);
             continue;
           }
+          if (bytes === 0) refuseBinary(block, path);
           bytes += block.length;
           // A UTF-16 (LE) byte order mark: csv-parse's bom option read such files too.
           decoder ??= new StringDecoder(block[0] === 0xff && block[1] === 0xfe ? "utf16le" : "utf8");
@@ -111,6 +109,20 @@ export async function openCsvInput(path: string, column: string | undefined, std
       source.destroy();
     },
   };
+}
+
+/** A file that is not text (an image, a spreadsheet, a zip) would parse as rows of garbage: refuse it by its first block. */
+function refuseBinary(first: Buffer, path: string): void {
+  if (first[0] === 0xff && first[1] === 0xfe) return; // UTF-16 text, which holds NUL bytes by nature
+  let text = first.indexOf(0) === -1;
+  if (text) {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(first, { stream: true }); // a character cut at the block's end is fine
+    } catch {
+      text = false;
+    }
+  }
+  if (!text) throw new CliError(`${path === "-" ? "stdin" : path} is not a text file (CSV is text; is this a spreadsheet or an archive?)`);
 }
 
 function wrapParseError(error: unknown, path: string): unknown {

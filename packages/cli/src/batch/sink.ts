@@ -1,6 +1,8 @@
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { Writable } from "node:stream";
+import { CliError } from "../errors.js";
 
 /** Bytes gathered before one write: large enough that a million rows cost a few thousand writes. */
 const FLUSH_AT = 64 * 1024;
@@ -25,10 +27,21 @@ export class TextSink {
     private readonly owned: boolean,
   ) {}
 
-  /** stdout when `path` is undefined or "-"; else the file, appended to when `append` is set. */
-  static open(path: string | undefined, stdout: Writable, append = false): TextSink {
+  /**
+   * stdout when `path` is undefined or "-"; else the file, appended to when `append` is set. The file is
+   * opened here, so that a path that cannot be written fails now, as one line naming `flag`.
+   */
+  static async open(path: string | undefined, stdout: Writable, append = false, flag = "--out"): Promise<TextSink> {
     if (path === undefined || path === "-") return new TextSink(stdout, false);
-    return new TextSink(createWriteStream(path, { flags: append ? "a" : "w" }), true);
+    try {
+      const handle = await open(path, append ? "a" : "w");
+      return new TextSink(handle.createWriteStream(), true);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why =
+        code === "ENOENT" ? `the folder ${dirname(path)} does not exist` : code === "EISDIR" ? "is a folder" : code === "EACCES" ? "permission denied" : (code ?? String(error));
+      throw new CliError(`${flag} ${path}: ${why}`);
+    }
   }
 
   /** Appends whole rows of text; returns a promise only when a flush was due, so the hot loop rarely awaits. */

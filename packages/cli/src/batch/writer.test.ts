@@ -17,7 +17,8 @@ const result = (over: Record<string, unknown> = {}) =>
     mii: "89",
     calling_code: "44",
     country: { iso2: "GB", name: "United Kingdom" },
-    issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118" },
+    issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118", origin: "itu-e118", confidence: "registered" },
+    home_network: { mcc: "234", mnc: "15" },
     account_number: "0000000000001",
     warnings: [],
     data_version: "v1",
@@ -26,8 +27,8 @@ const result = (over: Record<string, unknown> = {}) =>
 
 const ITEMS: BatchAllItem[] = [
   { index: 0, ok: true, result: result() },
-  { index: 1, ok: true, result: result({ valid: false, country: null, issuer: null, calling_code: null, account_number: null, checks: { format: true, luhn: "invalid" } }) },
-  { index: 2, ok: true, result: result({ issuer: { prefix: "8944", name: 'Ümlaut, "Quoted" =Co', source: "custom" }, warnings: [{ code: "hex_digits", message: "m" }, { code: "non_standard_length", message: "m" }] }) },
+  { index: 1, ok: true, result: result({ valid: false, country: null, issuer: null, calling_code: null, account_number: null, checks: { format: true, luhn: "invalid", expected_check_digit: "7", missing_check_digit: "2" } }) },
+  { index: 2, ok: true, result: result({ issuer: { prefix: "8944", name: 'Ümlaut, "Quoted" =Co', source: "custom", registered_name: "=Old, name", origin: "custom", confidence: "registered" }, warnings: [{ code: "hex_digits", message: "m" }, { code: "non_standard_length", message: "m" }] }) },
   { index: 3, ok: false, input: "12AB", error: { code: "invalid_mii", message: "an ICCID starts with 89, not \"12\"" } },
 ];
 const INPUT_ROWS = [["Acme, Inc.", "89441000000000000018"], ["=cmd", "x"], ["Ωmega", "\"q\"", "extra"], ["short"]];

@@ -1,6 +1,6 @@
 import type { BatchAllItem } from "@iccid/sdk";
 import { csvCell, csvText } from "../output/csv.js";
-import { RESULT_COLUMNS, resultCsv } from "../output/lookup-columns.js";
+import { laterCsv, RESULT_COLUMNS, resultCsv } from "../output/lookup-columns.js";
 import type { BatchFormat } from "./resume.js";
 import type { TextSink } from "./sink.js";
 
@@ -53,6 +53,7 @@ function putResult(out: TextSink, outcome: BatchOutcome): void {
   out.putByte(COMMA);
   if (r.warnings.length > 0) out.putCell(r.warnings.map((w) => w.code).join(";"), csvCell);
   out.put(",,");
+  out.put(laterCsv(r));
 }
 
 /** One batch answer, as batchAll hands it out. */

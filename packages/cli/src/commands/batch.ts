@@ -78,7 +78,11 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   const input = await openCsvInput(file, options.column, term.stdin);
   const { layout } = input;
   if (layout.columns.length === 0) {
-    note(term, `iccid: ${file === "-" ? "stdin" : file} holds no rows; nothing to do`);
+    // An output left from an earlier run would read as this input's results: leave empty files instead.
+    const emptied = options.resume ? [] : ([["--out", options.out], ["--errors", options.errors]] as const).filter(([, path]) => path && path !== "-");
+    for (const [flag, path] of emptied) await (await TextSink.open(path, term.stdout, false, flag)).end();
+    const cleared = emptied.length > 0 ? `; ${emptied.map(([, path]) => path).join(" and ")} now empty` : "";
+    note(term, `iccid: ${file === "-" ? "stdin" : file} holds no rows; nothing to do${cleared}`);
     return;
   }
   const previous = options.resume ? await readPreviousOutput(options.out!, format) : undefined;
@@ -87,8 +91,8 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     throw new UsageError(`${options.out} has other columns than this input gives; is it the output of another file?`);
   }
   const appendErrors = previous !== undefined && options.errors !== undefined && (await hasContent(options.errors));
-  const out = TextSink.open(options.out, term.stdout, previous !== undefined);
-  const errors = options.errors ? TextSink.open(options.errors, term.stdout, appendErrors) : undefined;
+  const out = await TextSink.open(options.out, term.stdout, previous !== undefined);
+  const errors = options.errors ? await TextSink.open(options.errors, term.stdout, appendErrors, "--errors") : undefined;
   const writer = new BatchWriter(format, layout.columns, out, errors);
   if (!previous?.header) writer.writeHeader(out);
   if (errors && !appendErrors) writer.writeHeader(errors);

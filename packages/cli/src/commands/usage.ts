@@ -1,6 +1,7 @@
 import { GRANULARITIES, type Granularity } from "@iccid/core/grammar";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
+import { UsageError } from "../errors.js";
 import { palette } from "../output/colour.js";
 import { renderUsage } from "../output/usage-view.js";
 
@@ -41,6 +42,9 @@ export function usageCommand(ctx: CommandContext): Command {
     .option("--json", "print the API's usage object as JSON")
     .addHelpText("after", HELP)
     .action(async (options: UsageOptions) => {
+      if (options.from && options.to && Date.parse(options.from) >= Date.parse(options.to)) {
+        throw new UsageError(`--from ${options.from} must be before --to ${options.to}`);
+      }
       const client = await ctx.apiClient();
       const usage = await client.usage.get({
         from: options.from,

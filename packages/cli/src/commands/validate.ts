@@ -1,4 +1,4 @@
-import { validateIccid } from "@iccid/core/grammar";
+import { parseIccid } from "@iccid/core/grammar";
 import { Command } from "commander";
 import { ExitCode } from "../exit-codes.js";
 import { palette } from "../output/colour.js";
@@ -23,7 +23,7 @@ export function validateCommand(ctx: CommandContext): Command {
     .addHelpText("after", EXAMPLES);
   for (const option of outputOptions()) command.addOption(option);
   return command.action(async (iccids: string[], options: { output?: OutputFormat; json?: boolean }) => {
-    const results = iccids.map((iccid) => validateIccid(iccid));
+    const results = iccids.map((iccid) => parseIccid(iccid));
     const format = chooseFormat(options, ctx.term);
     ctx.term.stdout.write(renderValidation(results, format, palette(ctx.term.stdoutColor && format === "table")));
     ctx.setExitCode(results.every((r) => r.ok && r.valid) ? ExitCode.ok : ExitCode.error);

@@ -8,7 +8,8 @@ export type LookupOutcome =
 
 /**
  * The flat columns of a lookup, shared by `lookup --output csv`, the piped tab-separated output and the
- * batch CSV, so that a script written against one reads the others.
+ * batch CSV, so that a script written against one reads the others. Columns added later go after `error`,
+ * so that a script that reads columns by position keeps working.
  */
 export const RESULT_COLUMNS = [
   "iccid",
@@ -25,9 +26,17 @@ export const RESULT_COLUMNS = [
   "warnings",
   "error_code",
   "error",
+  "issuer_registered_name",
+  "issuer_origin",
+  "issuer_confidence",
+  "home_mcc",
+  "home_mnc",
+  "expected_check_digit",
+  "missing_check_digit",
 ] as const;
 
-export type ResultColumn = (typeof RESULT_COLUMNS)[number];
+/** Where error_code sits; the columns after error describe a result. */
+const ERROR_CODE_AT = RESULT_COLUMNS.indexOf("error_code");
 
 /**
  * The RESULT_COLUMNS cells of one outcome, in order; absent values are empty strings. With `offset`, the
@@ -37,8 +46,8 @@ export type ResultColumn = (typeof RESULT_COLUMNS)[number];
 export function resultCells(outcome: LookupOutcome, offset = 0): string[] {
   const cells = new Array<string>(offset + RESULT_COLUMNS.length).fill("");
   if (!outcome.ok) {
-    cells[offset + RESULT_COLUMNS.length - 2] = outcome.error.code;
-    cells[offset + RESULT_COLUMNS.length - 1] = outcome.error.message;
+    cells[offset + ERROR_CODE_AT] = outcome.error.code;
+    cells[offset + ERROR_CODE_AT + 1] = outcome.error.message;
     return cells;
   }
   const r = outcome.result;
@@ -55,6 +64,14 @@ export function resultCells(outcome: LookupOutcome, offset = 0): string[] {
   cells[i++] = r.issuer?.source ?? "";
   cells[i++] = r.account_number ?? "";
   cells[i++] = r.warnings.length === 0 ? "" : r.warnings.map((w) => w.code).join(";");
+  i += 2; // error_code, error
+  cells[i++] = r.issuer?.registered_name ?? "";
+  cells[i++] = r.issuer?.origin ?? "";
+  cells[i++] = r.issuer?.confidence ?? "";
+  cells[i++] = r.home_network?.mcc ?? "";
+  cells[i++] = r.home_network?.mnc ?? "";
+  cells[i++] = r.checks.expected_check_digit ?? "";
+  cells[i++] = r.checks.missing_check_digit ?? "";
   return cells;
 }
 
@@ -64,7 +81,19 @@ export function outcomeJson(outcome: LookupOutcome): unknown {
 }
 
 /** Empty cells for the result columns an error has no value in, and the comma after each. */
-const EMPTY_RESULT_CELLS = ",".repeat(RESULT_COLUMNS.length - 2);
+const EMPTY_RESULT_CELLS = ",".repeat(ERROR_CODE_AT);
+const EMPTY_LATER_CELLS = ",".repeat(RESULT_COLUMNS.length - ERROR_CODE_AT - 2);
+
+/** The cells after `error` of a result, as CSV text starting with a comma. */
+export function laterCsv(r: LookupResult): string {
+  const issuer = r.issuer;
+  const home = r.home_network;
+  return (
+    `,${issuer ? `${csvCell(issuer.registered_name ?? "")},${csvCell(issuer.origin)},${csvCell(issuer.confidence)}` : ",,"}` +
+    `,${home ? `${csvCell(home.mcc)},${csvCell(home.mnc)}` : ","}` +
+    `,${r.checks.expected_check_digit ?? ""},${r.checks.missing_check_digit ?? ""}`
+  );
+}
 
 /**
  * The RESULT_COLUMNS cells of one outcome as CSV text (no line end): the same cells as resultCells, each
@@ -72,7 +101,7 @@ const EMPTY_RESULT_CELLS = ",".repeat(RESULT_COLUMNS.length - 2);
  * generic CSV writer cost more than the lookup itself.
  */
 export function resultCsv(outcome: { ok: true; result: LookupResult } | { ok: false; error: { code: string; message: string } }): string {
-  if (!outcome.ok) return `${EMPTY_RESULT_CELLS}${csvCell(outcome.error.code)},${csvCell(outcome.error.message)}`;
+  if (!outcome.ok) return `${EMPTY_RESULT_CELLS}${csvCell(outcome.error.code)},${csvCell(outcome.error.message)}${EMPTY_LATER_CELLS}`;
   const r = outcome.result;
   const country = r.country;
   const issuer = r.issuer;
@@ -82,6 +111,6 @@ export function resultCsv(outcome: { ok: true; result: LookupResult } | { ok: fa
     `${csvCell(r.iccid)},${r.valid ? "true" : "false"},${csvCell(r.checks.luhn)},${csvCell(String(r.length))},` +
     `${csvCell(r.calling_code ?? "")},${country ? `${csvCell(country.iso2)},${csvCell(country.name)}` : ","},` +
     `${issuer ? `${csvCell(issuer.prefix)},${csvCell(issuer.name)},${csvCell(issuer.source)}` : ",,"},` +
-    `${csvCell(r.account_number ?? "")},${csvCell(warnings)},,`
+    `${csvCell(r.account_number ?? "")},${csvCell(warnings)},,${laterCsv(r)}`
   );
 }

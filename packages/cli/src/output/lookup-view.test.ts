@@ -1,7 +1,7 @@
 import type { LookupResult } from "@iccid/core";
 import { describe, expect, it } from "vitest";
 import { palette } from "./colour.js";
-import type { LookupOutcome } from "./lookup-columns.js";
+import { RESULT_COLUMNS, type LookupOutcome } from "./lookup-columns.js";
 import { renderOutcomes } from "./lookup-view.js";
 
 const result: LookupResult = {
@@ -14,7 +14,8 @@ const result: LookupResult = {
   mii: "89",
   calling_code: "44",
   country: { iso2: "GB", name: "United Kingdom" },
-  issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118" },
+  issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118", origin: "itu-e118", confidence: "registered" },
+  home_network: null,
   account_number: "0000000000001",
   warnings: [],
   data_version: "test",
@@ -37,6 +38,7 @@ describe("lookup rendering", () => {
     const tsv = renderOutcomes(outcomes, "tsv", palette(false)).split("\n");
     const csv = renderOutcomes(outcomes, "csv", palette(false)).split("\n");
     expect(tsv[0]!.split("\t")).toEqual(csv[1]!.split(",").map((c) => c.replace(/^"|"$/g, "")));
-    expect(tsv[1]!.split("\t").slice(-2)).toEqual(["invalid_mii", "an ICCID starts with 89"]);
+    const errorAt = 1 + RESULT_COLUMNS.indexOf("error_code"); // after the input column
+    expect(tsv[1]!.split("\t").slice(errorAt, errorAt + 2)).toEqual(["invalid_mii", "an ICCID starts with 89"]);
   });
 });

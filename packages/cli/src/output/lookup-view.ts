@@ -11,7 +11,14 @@ const TABLE_HEAD = ["ICCID", "Valid", "Country", "Issuer", "Notes"];
 function validity(result: LookupResult, paint: Palette): string {
   if (result.valid) return paint.green("✓ valid");
   if (result.checks.luhn === "not_applicable") return paint.yellow("? no Luhn (hex)");
-  return paint.red("✗ bad check digit");
+  return paint.red(`✗ bad check digit (${result.checks.expected_check_digit} would pass)`);
+}
+
+/** "AT&T (8901410, numbering rule)": the name, the prefix, and how the answer is known unless registered. */
+function issuerText(issuer: NonNullable<LookupResult["issuer"]>): string {
+  const how = issuer.confidence === "inferred" ? `, ${issuer.origin.replace("-", " ")}` : "";
+  const registered = issuer.registered_name ? `, registered as ${issuer.registered_name}` : "";
+  return `${issuer.name} (${issuer.prefix}${how}${registered})`;
 }
 
 function tableRow(outcome: LookupOutcome, paint: Palette): string[] {
@@ -22,8 +29,9 @@ function tableRow(outcome: LookupOutcome, paint: Palette): string[] {
     : r.calling_code
       ? `+${r.calling_code}`
       : "unknown";
-  const issuer = r.issuer ? `${r.issuer.name} (${r.issuer.prefix})` : paint.dim("unknown");
-  const notes = r.warnings.map((w) => w.code).join(", ");
+  const issuer = r.issuer ? issuerText(r.issuer) : paint.dim("unknown");
+  const missing = r.checks.missing_check_digit;
+  const notes = [...r.warnings.map((w) => w.code), ...(missing ? [`printed without its check digit? then ${r.iccid}${missing}`] : [])].join(", ");
   return [r.iccid, validity(r, paint), country, issuer, notes];
 }
 

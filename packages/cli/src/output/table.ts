@@ -1,15 +1,74 @@
+import { stripVTControlCharacters } from "node:util";
 import Table from "cli-table3";
 import type { Palette } from "./colour.js";
 
+/** cli-table3 pads each cell with one space on either side. */
+const PADDING = 2;
+/** The narrowest a column gets (padding included): three characters, the last of them "…". */
+const FLOOR = 3 + PADDING;
+
+/** The width tables must fit: the terminal's, else $COLUMNS (set by shells, and by tests), else unlimited. */
+export function terminalColumns(stdout: { columns?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  if (stdout.columns && stdout.columns > 0) return stdout.columns;
+  const fromEnv = Number(env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
+}
+
+const lines = (cell: string) => stripVTControlCharacters(cell).split("\n");
+const longest = (parts: string[]) => Math.max(0, ...parts.map((part) => part.length));
+
+/** What a column needs: its longest line (natural) and its longest word (below that, cells are cut, not wrapped). */
+export interface ColumnNeeds {
+  natural: number;
+  word: number;
+}
+
+export function columnNeeds(cells: readonly string[]): ColumnNeeds {
+  const all = cells.flatMap(lines);
+  return { natural: longest(all), word: longest(all.flatMap((line) => line.split(" "))) };
+}
+
 /**
- * A boxed table for people at a terminal. cli-table3's own header colour is switched off so that
- * colour follows our palette (and with it NO_COLOR), never the library's defaults.
+ * Column widths (padding included) that fit `width`, or undefined when the natural widths already fit.
+ * The widest column gives up a character at a time: first down to its longest word (cells wrap at
+ * spaces), then down to a few characters (cells are cut with "…"). The first column, what a row is (an
+ * ICCID, a key id), gives way last.
  */
-export function renderTable(head: readonly string[], rows: readonly (readonly string[])[], paint: Palette): string {
+export function fitColumns(needs: readonly ColumnNeeds[], width: number): number[] | undefined {
+  const widths = needs.map((n) => n.natural + PADDING);
+  let excess = widths.reduce((sum, w) => sum + w, widths.length + 1) - width; // + the borders
+  if (excess <= 0) return undefined;
+  const floors: Array<(i: number) => number> = [(i) => (i === 0 ? Infinity : needs[i]!.word + PADDING), (i) => (i === 0 ? Infinity : FLOOR), () => FLOOR];
+  for (const floor of floors) {
+    while (excess > 0) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) if (widths[i]! > floor(i) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      if (widest < 0) break;
+      widths[widest]!--;
+      excess--;
+    }
+  }
+  return widths;
+}
+
+/**
+ * A boxed table for people at a terminal, as wide as the terminal allows: cells of squeezed columns wrap
+ * at spaces, and a word longer than its column ends in "…". cli-table3's own header colour is
+ * switched off so that colour follows our palette (and with it NO_COLOR), never the library's defaults.
+ */
+export function renderTable(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  paint: Palette,
+  width: number | undefined = terminalColumns(),
+): string {
+  const needs = head.map((h, i) => columnNeeds([h, ...rows.map((row) => row[i] ?? "")]));
+  const colWidths = width === undefined ? undefined : fitColumns(needs, width);
   const table = new Table({
     head: head.map((h) => paint.bold(h)),
     style: { head: [], border: [] },
     wordWrap: true,
+    ...(colWidths ? { colWidths } : {}),
   });
   for (const row of rows) table.push([...row]);
   return table.toString() + "\n";

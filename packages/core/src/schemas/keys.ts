@@ -5,7 +5,15 @@ import { apiSchemas } from "./registry.js";
 export const KEY_NAME_MAX_LENGTH = 100;
 
 export const CreateKeyRequest = z
-  .strictObject({ name: z.string().trim().min(1).max(KEY_NAME_MAX_LENGTH).optional() })
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(KEY_NAME_MAX_LENGTH)
+      .regex(/^\P{Cc}*$/u, { error: "must not contain control characters" })
+      .optional(),
+  })
   .register(apiSchemas, { id: "CreateKeyRequest" });
 
 export const KeyRecord = z

@@ -3,7 +3,12 @@ import { ICCID_WARNING_CODES } from "../grammar-codes.js";
 import { apiSchemas } from "./registry.js";
 
 export const LookupRequest = z
-  .strictObject({ iccid: z.string().max(256).describe("The ICCID as written; spaces, dashes, dots and F padding are fine") })
+  .strictObject({
+    iccid: z
+      .string()
+      .max(256)
+      .describe("The ICCID as written: spaces, dashes, dots and F filler are fine, so are a modem's answer line and a raw EF_ICCID dump"),
+  })
   .register(apiSchemas, { id: "LookupRequest" });
 
 export const IccidWarningSchema = z
@@ -14,13 +19,54 @@ export const Country = z
   .object({ iso2: z.string().length(2), name: z.string() })
   .register(apiSchemas, { id: "Country" });
 
+/** Where an issuer answer came from. */
+export const ISSUER_ORIGINS = ["itu-e118", "numbering-rule", "curated", "custom"] as const;
+export type IssuerOrigin = (typeof ISSUER_ORIGINS)[number];
+
 export const Issuer = z
   .object({
     prefix: z.string().describe("The issuer prefix that matched, including 89"),
-    name: z.string(),
-    source: z.enum(["itu-e118", "custom"]),
+    name: z.string().describe("The issuer's name as people know it today"),
+    source: z
+      .enum(["itu-e118", "custom"])
+      .describe("custom for the operator's own prefixes, else itu-e118 (the built-in registry; origin says exactly where)"),
+    registered_name: z
+      .string()
+      .optional()
+      .describe("The name the prefix is registered or listed under; present only when it differs from name"),
+    origin: z
+      .enum(ISSUER_ORIGINS)
+      .describe(
+        "itu-e118: an ITU-T E.118 registration; numbering-rule: a national numbering rule read through the network-code list; " +
+          "curated: public evidence collected in the registry; custom: the operator's own prefix",
+      ),
+    confidence: z
+      .enum(["registered", "inferred"])
+      .describe("registered: the prefix is registered to this issuer; inferred: read from a numbering rule or evidence"),
   })
   .register(apiSchemas, { id: "Issuer" });
+
+export const HomeNetwork = z
+  .object({ mcc: z.string().length(3), mnc: z.string().min(2).max(3) })
+  .describe("The mobile network (E.212 MCC and MNC) the number's issuer prefix encodes")
+  .register(apiSchemas, { id: "HomeNetwork" });
+
+export const Checks = z
+  .object({
+    format: z.boolean(),
+    luhn: z.enum(["valid", "invalid", "not_applicable"]),
+    expected_check_digit: z
+      .string()
+      .length(1)
+      .optional()
+      .describe("Present when Luhn fails: the last digit that would pass (the number has a typo, perhaps in its check digit)"),
+    missing_check_digit: z
+      .string()
+      .length(1)
+      .optional()
+      .describe("Present when Luhn fails: the digit to append if the number was printed without its check digit (absent at 22 digits)"),
+  })
+  .register(apiSchemas, { id: "Checks" });
 
 export const LookupResult = z
   .object({
@@ -28,12 +74,18 @@ export const LookupResult = z
     input: z.string().describe("The ICCID exactly as sent"),
     valid: z.boolean().describe("True exactly when the format passes and the Luhn check is valid"),
     length: z.number().int(),
-    checks: z.object({ format: z.boolean(), luhn: z.enum(["valid", "invalid", "not_applicable"]) }),
+    checks: Checks,
     check_digit: z.string().length(1),
     mii: z.string(),
-    calling_code: z.string().nullable().describe("E.164 country calling code after 89, null when unassigned"),
-    country: Country.nullable(),
+    calling_code: z
+      .string()
+      .nullable()
+      .describe("E.164 country calling code the number is under, null when unassigned (for 89+MCC+MNC numbers, the country's code)"),
+    country: Country.nullable().describe(
+      "From the issuer where it is known, else from the calling code where the code names one country; null otherwise",
+    ),
     issuer: Issuer.nullable(),
+    home_network: HomeNetwork.nullable(),
     account_number: z.string().nullable(),
     warnings: z.array(IccidWarningSchema),
     data_version: z.string().describe("The issuer data edition the server loaded"),
@@ -44,3 +96,4 @@ export type LookupRequest = z.infer<typeof LookupRequest>;
 export type LookupResult = z.infer<typeof LookupResult>;
 export type Country = z.infer<typeof Country>;
 export type Issuer = z.infer<typeof Issuer>;
+export type HomeNetwork = z.infer<typeof HomeNetwork>;

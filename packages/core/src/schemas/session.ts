@@ -5,8 +5,9 @@ import { apiSchemas } from "./registry.js";
 /**
  * An address with one @ and no spaces. Deliberately loose: `owner@localhost` (a self-hosted server's
  * first account) is a valid address, and sign-in should not second-guess what the operator created.
+ * Control characters (NUL among them, which PostgreSQL cannot store) are never part of one.
  */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
 
 export const LoginRequest = z
   .strictObject({

@@ -1,6 +1,7 @@
 import { randomBase62 } from "../auth/secrets.js";
 import { Accounts } from "../services/accounts.js";
 import { ApiKeys } from "../services/api-keys.js";
+import { EmailTaken } from "../store/errors.js";
 import type { Plan, Store } from "../store/store.js";
 import type { Clock } from "../time.js";
 
@@ -18,7 +19,14 @@ export interface OwnerCredentials {
 export async function bootstrapOwner(store: Store, clock: Clock, plan: Plan, email: string): Promise<OwnerCredentials | undefined> {
   if ((await store.countAccounts()) > 0) return undefined;
   const password = randomBase62(20);
-  const account = await new Accounts(store, clock).create({ email, password, plan: plan.name });
+  let account;
+  try {
+    account = await new Accounts(store, clock).create({ email, password, plan: plan.name });
+  } catch (error) {
+    // Another instance started on the same empty database at the same moment and created the owner.
+    if (error instanceof EmailTaken) return undefined;
+    throw error;
+  }
   const { key } = await new ApiKeys(store, clock).create(account.id, "bootstrap");
   return { email: account.email, password, apiKey: key };
 }

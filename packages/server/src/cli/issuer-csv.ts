@@ -40,3 +40,13 @@ export function parseIssuerCsv(text: string): CustomPrefix[] {
     return { prefix, name, country_iso2: country === "" ? null : country };
   });
 }
+
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The prefixes as `prefix,name,country_iso2` CSV with a header: what parseIssuerCsv reads back unchanged. */
+export function issuerCsv(prefixes: readonly CustomPrefix[]): string {
+  const lines = prefixes.map((p) => [p.prefix, p.name, p.country_iso2 ?? ""].map(csvField).join(","));
+  return ["prefix,name,country_iso2", ...lines].join("\n") + "\n";
+}

@@ -6,7 +6,13 @@ export interface CommandSettings {
   host: string;
   db: string;
   trustProxy: boolean;
+  /** With trustProxy: how many proxies in front append to X-Forwarded-For (the client is that many from the right). */
+  proxyHops: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "silent";
+  /** How logs look: JSON lines, readable lines, or readable on a terminal and JSON otherwise. */
+  logFormat: "auto" | "json" | "pretty";
+  /** Serve Prometheus metrics on this port (same host); unset means no metrics at all. */
+  metricsPort: number | undefined;
   /** Redis for rate limits shared by several instances; unset means in-process limits. */
   redis: string | undefined;
 }
@@ -20,7 +26,9 @@ export class SettingsError extends Error {
 
 const Port = z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535, { error: "must be 0–65535" });
 const Flag = z.union([z.boolean(), z.enum(["1", "true", "yes", "0", "false", "no", ""]).transform((v) => ["1", "true", "yes"].includes(v))]);
+const Hops = z.coerce.number({ error: "must be a whole number of proxies" }).int().min(1, { error: "must be at least 1" }).max(10);
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
+const LogFormat = z.enum(["auto", "json", "pretty"]);
 const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
 
 interface Source {
@@ -42,7 +50,10 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     host: pick(z.string().min(1), flags.host, { flag: "--host", env: "ICCID_HOST" }, env, "127.0.0.1"),
     db: pick(z.string().min(1), flags.db, { flag: "--db", env: "ICCID_DB" }, env, "./data/iccid.db"),
     trustProxy: pick(Flag, flags.trustProxy, { flag: "--trust-proxy", env: "ICCID_TRUST_PROXY" }, env, false),
+    proxyHops: pick(Hops, flags.proxyHops, { flag: "--proxy-hops", env: "ICCID_PROXY_HOPS" }, env, 1),
     logLevel: pick(LogLevel, flags.logLevel, { flag: "--log-level", env: "ICCID_LOG_LEVEL" }, env, "info"),
+    logFormat: pick(LogFormat, flags.logFormat, { flag: "--log-format", env: "ICCID_LOG_FORMAT" }, env, "auto"),
+    metricsPort: pick(Port.optional(), flags.metricsPort, { flag: "--metrics-port", env: "ICCID_METRICS_PORT" }, env, undefined),
     redis: pick(RedisUrl.optional(), flags.redis, { flag: "--redis", env: "ICCID_REDIS_URL" }, env, undefined),
   };
 }

@@ -24,7 +24,15 @@ describe("IccidDecoder", () => {
       mii: "89",
       calling_code: "44",
       country: { iso2: "GB", name: "United Kingdom" },
-      issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118" },
+      issuer: {
+        prefix: "894410",
+        name: "Vodafone plc",
+        source: "itu-e118",
+       
+        origin: "itu-e118",
+        confidence: "registered",
+      },
+      home_network: null,
       account_number: "0000000000001",
       warnings: [],
       data_version: decoder.dataVersion,
@@ -41,27 +49,26 @@ describe("IccidDecoder", () => {
   it("takes the longest prefix where the first alternative of the ITU regex is shorter", () => {
     // 88310 (Airnity SAS) and 883100 (MediaLincc Ltd) both match; e118-iin-list's own matcher returns 88310.
     const r = result(withCheck("898831001234567890"));
-    expect(r.issuer).toEqual({ prefix: "89883100", name: "MediaLincc Ltd", source: "itu-e118" });
+    expect(r.issuer).toMatchObject({ prefix: "89883100", name: "MediaLincc Ltd", source: "itu-e118" });
     expect(r.calling_code).toBe("883");
     expect(r.country).toBeNull();
     const shorter = result(withCheck("898831091234567890"));
     expect(shorter.issuer).toMatchObject({ prefix: "8988310", name: "Airnity SAS" });
   });
 
-  it("reads US ICCIDs written 8901… against ITU's 891… prefixes", () => {
-    const r = result(withCheck("890100012345678901"));
-    expect(r.calling_code).toBe("1");
-    expect(r.issuer).toEqual({ prefix: "8901000", name: "Whibey Telephone Company", source: "itu-e118" });
-    expect(r.account_number).toBe("12345678901");
-    expect(r.country?.iso2).toBe("US");
+  it("reads ITU's North American issuers as 891…, and not 8901… (the US network-code form)", () => {
     const itu = result(withCheck("891000123456789012"));
-    expect(itu.issuer).toMatchObject({ prefix: "891000", name: r.issuer?.name });
+    expect(itu.issuer).toMatchObject({ prefix: "891000", name: "Whibey Telephone Company", origin: "itu-e118" });
+    expect(itu.country?.iso2).toBe("US");
+    const us = result(withCheck("890100012345678901"));
+    expect(us.calling_code).toBe("1");
+    expect(us.issuer?.name).not.toBe("Whibey Telephone Company");
   });
 
   it("resolves calling code 1 countries from the issuer", () => {
-    expect(result(withCheck("890128312345678901")).country).toEqual({ iso2: "PR", name: "Puerto Rico" });
-    expect(result(withCheck("890100712345678901")).country?.iso2).toBe("CA");
-    expect(result(withCheck("890102012345678901")).country?.iso2).toBe("KN");
+    expect(result(withCheck("891283123456789012")).country).toEqual({ iso2: "PR", name: "Puerto Rico" });
+    expect(result(withCheck("891007123456789012")).country?.iso2).toBe("CA");
+    expect(result(withCheck("891020123456789012")).country?.iso2).toBe("KN");
   });
 
   it("gives no country for calling code 1 with an unknown issuer", () => {
@@ -80,10 +87,25 @@ describe("IccidDecoder", () => {
     expect(result(withCheck("8987099012345678901")).country).toBeNull();
   });
 
-  it("gives the main country of a shared code when the issuer does not say otherwise", () => {
+  it("gives no country for a code several countries share when the issuer is unknown", () => {
     const r = result(withCheck("897999912345678901"));
     expect(r.calling_code).toBe("7");
-    expect(r.country?.iso2).toBe("RU");
+    expect(r.country).toBeNull();
+  });
+
+  it("takes the country from the issuer where a code is shared", () => {
+    const jersey = new IccidDecoder([{ prefix: "894478", name: "A Jersey issuer", country_iso2: "JE" }]);
+    expect(jersey.decode(withCheck("894478123456789012"))).toMatchObject({
+      ok: true,
+      result: { calling_code: "44", country: { iso2: "JE", name: "Jersey" } },
+    });
+  });
+
+  it("reads Kazakhstan's E.118 code 997", () => {
+    const r = result(withCheck("8999701123456789012"));
+    expect(r.calling_code).toBe("997");
+    expect(r.country).toEqual({ iso2: "KZ", name: "Kazakhstan" });
+    expect(r.issuer).toMatchObject({ prefix: "8999701", origin: "itu-e118", confidence: "registered" });
   });
 
   it("reports an unknown issuer as null, not an error", () => {
@@ -108,7 +130,8 @@ describe("IccidDecoder", () => {
     });
     expect(custom.decode(withCheck("894410000000000000"))).toMatchObject({
       ok: true,
-      result: { issuer: { prefix: "8944100", source: "custom" }, country: { iso2: "GB" } },
+      // No country of its own, and 44 is shared by GB, GG, IM and JE: the code alone names no country.
+      result: { issuer: { prefix: "8944100", source: "custom", origin: "custom" }, country: null },
     });
     expect(custom.decode(withCheck("8945042118021625486"))).toMatchObject({
       ok: true,
@@ -119,7 +142,7 @@ describe("IccidDecoder", () => {
       result: { country: { iso2: "DE" }, issuer: { name: "Private range" } },
     });
     expect(custom.dataVersion).not.toBe(decoder.dataVersion);
-    expect(custom.dataVersion).toMatch(/^itu-e118\.\d+\.[0-9a-f]+\+custom\.3\.[0-9a-f]+$/);
+    expect(custom.dataVersion).toMatch(/^registry\.\d+\.[0-9a-f]+\+custom\.3\.[0-9a-f]+$/);
   });
 
   it("resolves every North American ITU issuer to a country", () => {
@@ -134,13 +157,7 @@ describe("IccidDecoder", () => {
 });
 
 describe("PrefixIndex", () => {
-  const entry = (prefix: string, source: "itu-e118" | "custom" = "itu-e118") => ({
-    prefix,
-    name: `${source} ${prefix}`,
-    source,
-    iso2: null,
-    countryName: null,
-  });
+  const entry = (prefix: string, source: "itu-e118" | "custom" = "itu-e118") => ({ prefix, custom: source === "custom" });
 
   it("finds the longest match, not the first", () => {
     const index = new PrefixIndex([entry("8944"), entry("894410"), entry("89441")]);
@@ -151,7 +168,7 @@ describe("PrefixIndex", () => {
   });
 
   it("keeps a custom entry over an ITU entry with the same prefix, in any order", () => {
-    expect(new PrefixIndex([entry("8944", "custom"), entry("8944")]).longestMatch("894400000")?.source).toBe("custom");
-    expect(new PrefixIndex([entry("8944"), entry("8944", "custom")]).longestMatch("894400000")?.source).toBe("custom");
+    expect(new PrefixIndex([entry("8944", "custom"), entry("8944")]).longestMatch("894400000")?.custom).toBe(true);
+    expect(new PrefixIndex([entry("8944"), entry("8944", "custom")]).longestMatch("894400000")?.custom).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { parseIccid, type Country, type Issuer, type LookupResult, type RejectedIccid } from "@iccid/core";
+import { parseIccid, type Country, type LookupResult, type RejectedIccid } from "@iccid/core";
 import { callingCodeTable, type CallingCodeTable } from "./calling-codes.js";
-import { countryName, resolveCountry } from "./country-names.js";
-import { ITU_LIST, ituIssuerEntries } from "./itu-issuers.js";
-import { PrefixIndex, type IssuerEntry } from "./prefix-index.js";
+import { countryObject, issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
+import { PrefixIndex } from "./prefix-index.js";
+import { defaultRegistry, type Registry } from "./registry/registry.js";
+import type { RegistryEntry } from "./registry/entry.js";
 
 /** An operator's own issuer prefix (`iccid-server issuers import`). */
 export interface CustomPrefix {
@@ -18,40 +19,52 @@ function fingerprint(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 10);
 }
 
+function customEntry(c: CustomPrefix): RegistryEntry {
+  return {
+    prefix: c.prefix,
+    name: c.name,
+    registeredName: null,
+    origin: "custom",
+    confidence: "registered",
+    iso2: c.country_iso2,
+    countryName: null,
+    mcc: null,
+    mnc: null,
+    source: "iccid-server issuers import",
+  };
+}
+
 /**
- * Reads an ICCID: the core's grammar, then calling code, country and issuer from data indexed once at
- * construction. A decode is a parse plus a few Map probes; build one decoder per process.
+ * Reads an ICCID: the core's grammar, then issuer, country and calling code from the issuer registry and
+ * the operator's own prefixes, indexed once at construction. A decode is a parse plus a few Map probes.
  */
 export class IccidDecoder {
   readonly dataVersion: string;
   readonly #codes: CallingCodeTable;
-  readonly #index: PrefixIndex;
-  readonly #countries = new Map<string, Country>();
-  readonly #issuers = new WeakMap<IssuerEntry, Issuer>();
+  readonly #index: PrefixIndex<IssuerAnswer>;
+  /** Countries of calling codes that name exactly one country; shared codes (1, 7, 44, …) are absent. */
+  readonly #codeCountries = new Map<string, Country>();
 
-  constructor(customPrefixes: readonly CustomPrefix[] = []) {
+  constructor(customPrefixes: readonly CustomPrefix[] = [], registry: Registry = defaultRegistry()) {
     this.#codes = callingCodeTable();
-    const itu = ituIssuerEntries().map((entry) => this.#withIso2(entry));
-    const custom = customPrefixes.map(
-      (c): IssuerEntry => ({
-        prefix: c.prefix,
-        name: c.name,
-        source: "custom",
-        iso2: c.country_iso2,
-        countryName: null,
-      }),
-    );
-    this.#index = new PrefixIndex([...itu, ...custom]);
-    const ituEdition = `itu-e118.${Object.keys(ITU_LIST).length}.${fingerprint(ITU_LIST)}`;
-    this.dataVersion = custom.length ? `${ituEdition}+custom.${custom.length}.${fingerprint(customPrefixes)}` : ituEdition;
+    const entries = [...registry.entries, ...customPrefixes.map(customEntry)];
+    this.#index = new PrefixIndex(entries.map((entry) => issuerAnswer(entry, this.#codes)));
+    this.dataVersion = customPrefixes.length
+      ? `${registry.edition}+custom.${customPrefixes.length}.${fingerprint(customPrefixes)}`
+      : registry.edition;
+  }
+
+  /** A decoder is its own source: one that never changes (tests, tools). */
+  get current(): IccidDecoder {
+    return this;
   }
 
   decode(input: string): DecodeOutcome {
     const parsed = parseIccid(input);
     if (!parsed.ok) return parsed;
     const { iccid } = parsed;
-    const code = this.callingCode(iccid);
-    const issuer = this.#index.longestMatch(iccid);
+    const answer = this.#index.longestMatch(iccid);
+    const code = answer?.callingCode ?? this.callingCode(iccid);
     return {
       ok: true,
       result: {
@@ -63,9 +76,10 @@ export class IccidDecoder {
         check_digit: parsed.check_digit,
         mii: parsed.mii,
         calling_code: code,
-        country: this.#country(code, issuer),
-        issuer: issuer ? this.#issuerObject(issuer) : null,
-        account_number: issuer ? iccid.slice(issuer.prefix.length, -1) : null,
+        country: answer?.country ?? this.#codeCountry(code),
+        issuer: answer ? answer.issuer : null,
+        home_network: answer ? answer.homeNetwork : null,
+        account_number: answer ? iccid.slice(answer.prefix.length, -1) : null,
         warnings: parsed.warnings,
         data_version: this.dataVersion,
       },
@@ -74,44 +88,19 @@ export class IccidDecoder {
 
   /** The calling code after 89; North American cards are also written 8901…, meaning calling code 1. */
   callingCode(iccid: string): string | null {
-    const digits = iccid.startsWith("8901") ? iccid.slice(3) : iccid.slice(2);
-    return this.#codes.match(digits);
+    return this.#codes.match(iccid.startsWith("8901") ? iccid.slice(3) : iccid.slice(2));
   }
 
-  #country(code: string | null, issuer: IssuerEntry | undefined): Country | null {
-    if (issuer?.source === "custom" && issuer.iso2) return this.#countryObject(issuer.iso2);
+  /** The country a calling code names on its own: only a code of exactly one country names one. */
+  #codeCountry(code: string | null): Country | null {
     if (code === null) return null;
-    const candidates = this.#codes.countries(code);
-    if (candidates.length === 0) return null; // international networks name no country
-    const iso2 = issuer?.iso2 ?? (code === "1" ? null : candidates[0]!);
-    return iso2 ? this.#countryObject(iso2) : null;
-  }
-
-  /** One frozen wire object per issuer entry, shared by every result that names it (no allocation per ICCID). */
-  #issuerObject(entry: IssuerEntry): Issuer {
-    let issuer = this.#issuers.get(entry);
-    if (!issuer) {
-      issuer = Object.freeze({ prefix: entry.prefix, name: entry.name, source: entry.source });
-      this.#issuers.set(entry, issuer);
-    }
-    return issuer;
-  }
-
-  #countryObject(iso2: string): Country {
-    let country = this.#countries.get(iso2);
-    if (!country) {
-      country = Object.freeze({ iso2, name: countryName(iso2) });
-      this.#countries.set(iso2, country);
+    let country = this.#codeCountries.get(code);
+    if (country === undefined) {
+      const candidates = this.#codes.countries(code);
+      if (candidates.length !== 1) return null;
+      country = countryObject(candidates[0]!);
+      this.#codeCountries.set(code, country);
     }
     return country;
-  }
-
-  /** Resolves an ITU entry's country name to ISO once, among the countries of its calling code. */
-  #withIso2(entry: IssuerEntry): IssuerEntry {
-    if (!entry.countryName) return entry;
-    const code = this.callingCode(entry.prefix);
-    const candidates = code ? this.#codes.countries(code) : [];
-    const iso2 = candidates.length === 1 ? candidates[0]! : resolveCountry(entry.countryName, candidates);
-    return { ...entry, iso2 };
   }
 }

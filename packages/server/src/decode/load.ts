@@ -1,7 +1,7 @@
 import type { Store } from "../store/store.js";
-import { IccidDecoder } from "./decoder.js";
+import { LiveDecoder } from "./live-decoder.js";
 
-/** The decoder with the operator's imported prefixes (read once at start-up). */
-export async function loadDecoder(store: Store): Promise<IccidDecoder> {
-  return new IccidDecoder(await store.listCustomPrefixes());
+/** The decoder with the operator's imported prefixes, kept current while the server runs. */
+export function loadDecoder(store: Store, options: Parameters<typeof LiveDecoder.load>[1] = {}): Promise<LiveDecoder> {
+  return LiveDecoder.load(store, options);
 }

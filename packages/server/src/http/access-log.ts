@@ -1,7 +1,10 @@
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 
-/** One structured line per request. Only method, route path and status: never headers, bodies or queries. */
+/**
+ * One structured line per request. Only method, route (`/api/v1/keys/:id`; `-` when no route matched) and
+ * status: never headers, bodies, queries or the path as sent.
+ */
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -12,7 +15,8 @@ export function accessLog(logger: Logger): Middleware {
         {
           request_id: ctx.state.requestId,
           method: ctx.method,
-          path: ctx.path.length > 200 ? `${ctx.path.slice(0, 200)}…` : ctx.path,
+          // The route's template, never the path as sent: a secret pasted into a URL must not reach the log.
+          path: (ctx as { _matchedRoute?: unknown })._matchedRoute ?? "-",
           status: ctx.status,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
         },

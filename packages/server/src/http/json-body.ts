@@ -35,8 +35,10 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limitBytes) {
+        // Answer 413 now and discard the rest as it arrives (destroying the request reset the connection
+        // before any answer); requestTimeout bounds a body that never ends.
         cleanup();
-        req.destroy();
+        req.resume();
         reject(tooLarge(limitBytes));
         return;
       }

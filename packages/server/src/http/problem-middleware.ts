@@ -8,12 +8,13 @@ import { HttpProblem } from "./problem.js";
  * by earlier steps (rate-limit fields, request id) stay; an unexpected error is logged by name only (its
  * message may hold SQL or input) and answered with a bare 500.
  */
-export function problemMiddleware(logger: Logger): Middleware {
+export function problemMiddleware(logger: Logger, onStoreError?: () => void): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
       const problem = toProblem(error);
+      if (error instanceof StoreUnavailable) onStoreError?.();
       if (problem.status >= 500 && problem.code === "internal_error") {
         const e = error as { name?: unknown; code?: unknown };
         logger.error({ request_id: ctx.state.requestId, err: { name: e?.name, code: e?.code } }, "unexpected error");

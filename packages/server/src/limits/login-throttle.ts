@@ -3,8 +3,10 @@ import { HttpProblem } from "../http/problem.js";
 import type { LimiterFactory } from "./rate-limit.js";
 
 /**
- * Counts failed logins per email and per client IP; once either is used up, further attempts are refused
- * with 429 before the password is even checked, so guessing stays slow whichever way it is spread.
+ * Counts sign-in attempts per email and per client IP. Each attempt takes its point atomically BEFORE the
+ * password is checked, so parallel guesses cannot all pass a check that ran before any of them failed;
+ * once either budget is used up, attempts are refused with 429 without checking the password. A success
+ * clears the email's count and gives the IP its point back, so only failures use them up.
  */
 export class LoginThrottle {
   readonly #byEmail: RateLimiterAbstract;
@@ -15,23 +17,24 @@ export class LoginThrottle {
     this.#byIp = factory(perIp, windowSeconds, "login:ip");
   }
 
-  async assertAllowed(email: string, ip: string): Promise<void> {
-    const [byEmail, byIp] = await Promise.all([this.#byEmail.get(email), this.#byIp.get(ip)]);
-    const blocked = [byEmail, byIp].filter((res): res is RateLimiterRes => res !== null && res.remainingPoints <= 0);
-    if (blocked.length === 0) return;
-    const retryAfter = Math.max(1, ...blocked.map((res) => Math.ceil(res.msBeforeNext / 1000)));
-    throw new HttpProblem("rate_limited", "Too many failed sign-in attempts; try again later.", {
+  /** Takes one attempt from both budgets, or throws 429 `rate_limited` when either is used up. */
+  async attempt(email: string, ip: string): Promise<void> {
+    const results = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
+    const refusals: RateLimiterRes[] = [];
+    for (const result of results) {
+      if (result.status === "fulfilled") continue;
+      if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+      refusals.push(result.reason);
+    }
+    if (refusals.length === 0) return;
+    const retryAfter = Math.max(1, ...refusals.map((res) => Math.ceil(res.msBeforeNext / 1000)));
+    throw new HttpProblem("rate_limited", "Too many sign-in attempts; try again later.", {
       retry_after: retryAfter,
       headers: { "Retry-After": String(retryAfter) },
     });
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    // consume() rejects once the points are gone; that is the throttle working, not an error here.
-    await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
-  }
-
-  async recordSuccess(email: string): Promise<void> {
-    await this.#byEmail.delete(email);
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([this.#byEmail.delete(email), this.#byIp.reward(ip, 1)]);
   }
 }

@@ -69,10 +69,10 @@ function state(plan: Plan, res: RateLimiterRes): RateLimitState {
   };
 }
 
-/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a state. */
-export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a state of a policy. */
+export function rateLimitHeaders(s: RateLimitState, policy = "default"): Record<string, string> {
   return {
-    "RateLimit-Policy": `"default";q=${s.limit};w=${s.windowSeconds}`,
-    RateLimit: `"default";r=${s.remaining};t=${s.resetSeconds}`,
+    "RateLimit-Policy": `"${policy}";q=${s.limit};w=${s.windowSeconds}`,
+    RateLimit: `"${policy}";r=${s.remaining};t=${s.resetSeconds}`,
   };
 }

@@ -12,6 +12,7 @@ export function accountUsageRoutes(router: ApiRouter, s: RouteServices): void {
   router.get("/api/v1/account/usage", requireSession(s.sessions), async (ctx) => {
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
     const { account } = ctx.state.session;
+    await s.usageReads.take(account.id);
     const subscription = await s.store.getSubscription(account.id);
     const plan = subscription && (await s.store.getPlan(subscription.plan));
     // Every account is created with a subscription on an existing plan; a gap is a broken store (500).

@@ -1,9 +1,11 @@
 import type { Router } from "@koa/router";
-import type { IccidDecoder } from "../decode/decoder.js";
+import type { DecoderSource } from "../decode/live-decoder.js";
 import type { AppState } from "../http/state.js";
 import type { AccountRateLimiter } from "../limits/rate-limit.js";
+import type { UsageReadLimit } from "../limits/usage-read-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
 import type { Lookups } from "../services/lookups.js";
+import type { Readiness } from "../services/readiness.js";
 import type { Sessions } from "../services/sessions.js";
 import type { UsageReport } from "../services/usage-report.js";
 import type { ServerSettings } from "../settings.js";
@@ -13,12 +15,15 @@ import type { Store } from "../store/store.js";
 export interface RouteServices {
   settings: ServerSettings;
   store: Store;
-  decoder: IccidDecoder;
+  /** An IccidDecoder, or a LiveDecoder that follows the custom prefixes. */
+  decoder: DecoderSource;
   apiKeys: ApiKeys;
   limiter: AccountRateLimiter;
+  usageReads: UsageReadLimit;
   lookups: Lookups;
   usage: UsageReport;
   sessions: Sessions;
+  readiness: Readiness;
 }
 
 export type ApiRouter = Router<AppState>;

@@ -35,6 +35,17 @@ export function metaRoutes(router: ApiRouter, s: RouteServices, version: string)
     ctx.body = { status: "ok" };
   });
 
+  // Readiness, unlike the liveness answer above: 503 while the store cannot take a write (a held lock,
+  // a full disk, PostgreSQL out of reach), 200 again by itself once it can.
+  router.get("/readyz", async (ctx) => {
+    try {
+      await s.readiness.check();
+    } catch {
+      throw new HttpProblem("unavailable", "The store cannot take a write now.", { retry_after: 1, headers: { "Retry-After": "1" } });
+    }
+    ctx.body = { status: "ok" };
+  });
+
   router.get("/api/v1/openapi.json", (ctx) => {
     ctx.type = "application/json";
     ctx.body = openapi;

@@ -1,15 +1,9 @@
 import { EMAIL_PATTERN, type SubscriptionStatus } from "@iccid/core";
 import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
-import type { Account, Store } from "../store/store.js";
+import { EmailTaken } from "../store/errors.js";
+import type { Account, Plan, Store } from "../store/store.js";
 import type { Clock } from "../time.js";
-
-export class AccountExists extends Error {
-  constructor(email: string) {
-    super(`an account with email ${email} already exists`);
-    this.name = "AccountExists";
-  }
-}
 
 /** Accounts and their subscriptions (operator commands and the first-start bootstrap). */
 export class Accounts {
@@ -21,7 +15,7 @@ export class Accounts {
   async create(input: { email: string; password: string; plan: string; status?: SubscriptionStatus }): Promise<Account> {
     const email = input.email.trim().toLowerCase();
     if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new Error(`not an email address: ${input.email}`);
-    if (await this.store.findAccountByEmail(email)) throw new AccountExists(email);
+    if (await this.store.findAccountByEmail(email)) throw new EmailTaken(email);
     if (!(await this.store.getPlan(input.plan))) throw new Error(`unknown plan ${input.plan}`);
     const now = this.clock.now();
     const account: Account = { id: newId("acc"), email, password_hash: await hashPassword(input.password), created_at: now };
@@ -36,5 +30,21 @@ export class Accounts {
     const account = await this.store.findAccountByEmail(email.trim().toLowerCase());
     if (!account) throw new Error(`no account with email ${email}`);
     return account;
+  }
+
+  /** Moves the account to another existing plan; its period and usage so far stay as they are. */
+  async changePlan(email: string, planName: string): Promise<Plan> {
+    const account = await this.byEmail(email);
+    const plan = await this.store.getPlan(planName);
+    if (!plan) throw new Error(`unknown plan ${planName} (see \`iccid-server plan list\`)`);
+    await this.store.setSubscription(account.id, { plan: plan.name });
+    return plan;
+  }
+
+  /** Sets a new password and signs the account out everywhere. */
+  async resetPassword(email: string, password: string): Promise<void> {
+    if (password.length < 8) throw new Error("the password must be at least 8 characters");
+    const account = await this.byEmail(email);
+    await this.store.setPasswordHash(account.id, await hashPassword(password));
   }
 }

@@ -23,6 +23,9 @@ const UNAUTHORIZED = { "WWW-Authenticate": 'Bearer realm="iccid"' };
 const INVALID = { "WWW-Authenticate": 'Bearer realm="iccid", error="invalid_token"' };
 
 /** API keys: minted with their secret shown once, stored as SHA-256, checked on every Bearer request. */
+/** The shape of every key id (`newId("key")`). */
+const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
+
 export class ApiKeys {
   constructor(
     private readonly store: Store,
@@ -51,6 +54,8 @@ export class ApiKeys {
   }
 
   async revoke(accountId: string, keyId: string): Promise<RevokeOutcome> {
+    // Not an id this server makes (a NUL in it was a 500 on PostgreSQL): no such key, without asking the store.
+    if (!KEY_ID.test(keyId)) return "not_found";
     return this.store.revokeKey(accountId, keyId, this.clock.now());
   }
 

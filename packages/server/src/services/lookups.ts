@@ -1,18 +1,25 @@
 import type { BatchItem, BatchResult, LookupResult } from "@iccid/core";
-import type { DecodeOutcome, IccidDecoder } from "../decode/decoder.js";
+import type { DecodeOutcome } from "../decode/decoder.js";
+import type { DecoderSource } from "../decode/live-decoder.js";
 import { HttpProblem } from "../http/problem.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
+/** A batch decoded but not charged yet: its answer, and how many lookups it is to be charged. */
+export interface DecodedBatch {
+  answer: BatchResult;
+  lookups: number;
+}
+
 /** Single and batch lookups: decode, then charge what was answered. */
 export class Lookups {
   constructor(
-    private readonly decoder: IccidDecoder,
+    private readonly decoders: DecoderSource,
     private readonly meter: Meter,
   ) {}
 
   async lookup(grant: KeyGrant, iccid: string): Promise<LookupResult> {
-    const outcome = this.decoder.decode(iccid);
+    const outcome = this.decoders.current.decode(iccid);
     if (!outcome.ok) {
       throw new HttpProblem("invalid_input", `iccid: ${outcome.error.message}`, {
         errors: [{ pointer: "/iccid", code: outcome.error.code, detail: outcome.error.message }],
@@ -24,9 +31,11 @@ export class Lookups {
 
   /**
    * One entry per input in input order. Each distinct input is decoded once; each distinct normalised
-   * ICCID that got a result is one lookup, however often or however differently it was written.
+   * ICCID that got a result is one lookup, however often or however differently it was written. Charge it
+   * with `chargeBatch` before the answer goes out.
    */
-  async batch(grant: KeyGrant, inputs: readonly string[]): Promise<BatchResult> {
+  decodeBatch(inputs: readonly string[]): DecodedBatch {
+    const decoder = this.decoders.current;
     const decoded = new Map<string, DecodeOutcome>();
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
@@ -37,7 +46,7 @@ export class Lookups {
       const input = inputs[index]!;
       let outcome = decoded.get(input);
       if (!outcome) {
-        outcome = this.decoder.decode(input);
+        outcome = decoder.decode(input);
         decoded.set(input, outcome);
       }
       if (outcome.ok) {
@@ -50,17 +59,11 @@ export class Lookups {
         results[index] = { index, ok: false, input, error: outcome.error };
       }
     }
-    await this.meter.charge(grant, answered.size);
-    return {
-      results,
-      summary: {
-        total: inputs.length,
-        ok,
-        failed: inputs.length - ok,
-        valid,
-        invalid: ok - valid,
-        unique: answered.size + failedInputs.size,
-      },
-    };
+    const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
+    return { answer: { results, summary }, lookups: answered.size };
+  }
+
+  async chargeBatch(grant: KeyGrant, lookups: number): Promise<void> {
+    await this.meter.charge(grant, lookups);
   }
 }

@@ -10,6 +10,8 @@ export class Meter {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** Told of every charge that went through (the metrics count lookups charged). */
+    private readonly onCharged?: (lookups: number) => void,
   ) {}
 
   async charge(grant: KeyGrant, lookups: number): Promise<void> {
@@ -24,7 +26,10 @@ export class Meter {
       lookups,
       quota_limit: limit,
     });
-    if (outcome.charged) return;
+    if (outcome.charged) {
+      this.onCharged?.(lookups);
+      return;
+    }
     const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));
     const remaining = Math.max(0, limit - outcome.used);
     throw new HttpProblem(

@@ -29,15 +29,12 @@ export class Sessions {
 
   /** Verifies the credentials; returns the cookie secret and the session. */
   async login(email: string, password: string, ip: string): Promise<{ secret: string; active: ActiveSession }> {
-    await this.throttle.assertAllowed(email, ip);
+    await this.throttle.attempt(email, ip);
     const account = await this.store.findAccountByEmail(email);
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
     const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (!account || !ok) {
-      await this.throttle.recordFailure(email, ip);
-      throw new HttpProblem("invalid_credentials", "The email or password is wrong.");
-    }
-    await this.throttle.recordSuccess(email);
+    if (!account || !ok) throw new HttpProblem("invalid_credentials", "The email or password is wrong.");
+    await this.throttle.succeeded(email, ip);
     const secret = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const session: SessionRow = {
@@ -48,6 +45,8 @@ export class Sessions {
       expires_at: now + this.maxMs,
     };
     await this.store.insertSession(session);
+    // Expired sessions would otherwise stay until someone presented them; a sign-in sweeps them away.
+    await this.store.deleteExpiredSessions(now, this.idleMs);
     return { secret, active: { session, account, hash: session.hash } };
   }
 

@@ -4,7 +4,11 @@ import type { RateLimitState } from "../limits/rate-limit.js";
 import type { KeyGrant, Store } from "../store/store.js";
 import { addMonths, billingPeriod, floorDay, floorHour, floorMonth, rfc3339, type Clock } from "../time.js";
 
-const MAX_BUCKETS = 10_000;
+/** The most buckets one read may ask for (41 days by hour, 2.7 years by day): bounds a read's cost and size. */
+const MAX_BUCKETS = 1_000;
+/** Periods must lie in [EARLIEST, LATEST): every bucket start then writes as an RFC 3339 time the schema accepts. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 0, 1);
 const STEP: Record<Granularity, { floor: (ms: number) => number; next: (ms: number) => number }> = {
   hour: { floor: floorHour, next: (ms) => ms + 3_600_000 },
   day: { floor: floorDay, next: (ms) => ms + 86_400_000 },
@@ -41,6 +45,13 @@ export class UsageReport {
     const current = billingPeriod(grant.subscription.period_anchor, now);
     const from = params.from === undefined ? current.start : instant(params.from);
     const to = params.to === undefined ? current.end : instant(params.to);
+    for (const [field, value] of [["from", from], ["to", to]] as const) {
+      if (!(value >= EARLIEST && value <= LATEST)) {
+        throw new HttpProblem("invalid_input", `${field}: must lie between 1970-01-01 and 9999-01-01`, {
+          errors: [{ pointer: `/${field}`, code: "out_of_range", detail: "must lie between 1970-01-01 and 9999-01-01" }],
+        });
+      }
+    }
     if (!(from < to)) {
       throw new HttpProblem("invalid_input", "to: must be later than from", {
         errors: [{ pointer: "/to", code: "invalid_range", detail: "must be later than from" }],

@@ -46,18 +46,23 @@ export class ChargeBatch {
     if (this.#committing || this.#pending.length === 0) return this.#committing ?? Promise.resolve();
     const batch = this.#pending;
     this.#pending = [];
-    this.#committing = (async () => {
-      try {
-        const outcomes = await this.commit(batch.map((p) => p.charge));
-        batch.forEach((p, i) => p.resolve(outcomes[i]!));
-      } catch (error) {
-        const mapped = this.mapError(error);
-        for (const p of batch) p.reject(mapped);
-      } finally {
-        this.#committing = undefined;
-        if (this.#pending.length > 0) void this.#flush();
-      }
-    })();
-    return this.#committing;
+    // Cleared in a `.finally` callback, which always runs after this assignment: a commit that throws
+    // synchronously (a SQLite write error) must not leave a finished commit marked as running for good.
+    const committing = this.#commit(batch).finally(() => {
+      this.#committing = undefined;
+      if (this.#pending.length > 0) void this.#flush();
+    });
+    this.#committing = committing;
+    return committing;
+  }
+
+  async #commit(batch: Pending[]): Promise<void> {
+    try {
+      const outcomes = await this.commit(batch.map((p) => p.charge));
+      batch.forEach((p, i) => p.resolve(outcomes[i]!));
+    } catch (error) {
+      const mapped = this.mapError(error);
+      for (const p of batch) p.reject(mapped);
+    }
   }
 }

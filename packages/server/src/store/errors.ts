@@ -5,3 +5,19 @@ export class StoreUnavailable extends Error {
     this.name = "StoreUnavailable";
   }
 }
+
+/** An account with this email exists already (a unique-key race the caller lost). */
+export class EmailTaken extends Error {
+  constructor(email: string) {
+    super(`an account with email ${email} already exists`);
+    this.name = "EmailTaken";
+  }
+}
+
+/** The database was written by a newer server (a later schema version than this one knows). */
+export class SchemaTooNew extends Error {
+  constructor(found: number, known: number) {
+    super(`the database schema is version ${found}, newer than this server's ${known}: upgrade the server, or restore a backup`);
+    this.name = "SchemaTooNew";
+  }
+}

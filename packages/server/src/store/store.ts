@@ -91,17 +91,22 @@ export interface Store {
   close(): Promise<void>;
   /** Cheap liveness probe. */
   ping(): Promise<void>;
+  /** Readiness probe: one small real write; throws StoreUnavailable while the store cannot take one. */
+  checkWritable(at: number): Promise<void>;
 
   upsertPlan(plan: Plan): Promise<void>;
   getPlan(name: string): Promise<Plan | undefined>;
+  listPlans(): Promise<Plan[]>;
 
+  /** Throws EmailTaken when the email is in use (also when another instance won a race for it). */
   createAccount(account: NewAccount): Promise<void>;
   countAccounts(): Promise<number>;
-  getAccount(id: string): Promise<Account | undefined>;
   findAccountByEmail(email: string): Promise<Account | undefined>;
   listAccounts(): Promise<Array<Account & { subscription: Subscription }>>;
   getSubscription(accountId: string): Promise<Subscription | undefined>;
   setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void>;
+  /** Replaces the password hash and ends the account's sessions, in one transaction. */
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
 
   insertKey(key: ApiKeyRow): Promise<void>;
   findKeyGrant(hash: string): Promise<KeyGrant | undefined>;
@@ -118,6 +123,10 @@ export interface Store {
   replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void>;
   upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void>;
   listCustomPrefixes(): Promise<CustomPrefix[]>;
+  /** Removes these prefixes; answers how many there were. */
+  removeCustomPrefixes(prefixes: readonly string[]): Promise<number>;
+  /** A number that moves whenever the custom prefixes change (one row read: cheap enough to poll). */
+  customPrefixGeneration(): Promise<number>;
 
   /**
    * Checks the quota and meters one answered request in one transaction: either the lookups fit and both

@@ -4,7 +4,11 @@ import { formatBucketDay, formatBucketDayLong, formatCount, plural } from "./for
 
 // Drawn at the container's real pixel width (not a scaled viewBox), so labels stay legible on a phone.
 const HEIGHT = 180;
-const MARGIN = { top: 12, right: 8, bottom: 26, left: 44 };
+const MARGIN = { top: 12, right: 8, bottom: 26 };
+// The y labels are 12px tabular figures: a digit is about 0.6 em wide, a thousands separator about 0.3 em.
+const DIGIT_PX = 7.2;
+const SEPARATOR_PX = 3.6;
+const LABEL_GAP = 6;
 // Room one day label ("Nov 27") needs, so labels never touch however narrow the chart is.
 const LABEL_SPACE = 64;
 const TARGET_TICKS = 4;
@@ -33,29 +37,38 @@ function describe(series: UsageBucket[]): string {
   );
 }
 
+/** Room for the widest y label ("150,000") and the gap before the axis, so no label is cut at the left. */
+export function leftMargin(labels: readonly string[]): number {
+  const widest = Math.max(0, ...labels.map((label) => [...label].reduce((w, c) => w + (/\d/.test(c) ? DIGIT_PX : SEPARATOR_PX), 0)));
+  return Math.ceil(widest) + LABEL_GAP + 4;
+}
+
 /** Daily lookups as bars, with a y axis and a few day labels; every bar has a tooltip title. */
 export function dailyChart(series: UsageBucket[], width: number): SVGSVGElement {
+  const { step, top } = yAxis(Math.max(0, ...series.map((b) => b.lookups)));
+  const ticks: number[] = [];
+  for (let tick = 0; tick <= top; tick += step) ticks.push(tick);
+  const left = leftMargin(ticks.map(formatCount));
   const right = width - MARGIN.right;
-  const plotW = Math.max(1, right - MARGIN.left);
+  const plotW = Math.max(1, right - left);
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const baseline = MARGIN.top + plotH;
-  const { step, top } = yAxis(Math.max(0, ...series.map((b) => b.lookups)));
   const y = (v: number) => baseline - (v / top) * plotH;
   const band = plotW / Math.max(1, series.length);
   const barW = Math.max(1, band * 0.7);
 
   const svg = s("svg", { class: "chart", width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: "img", "aria-label": describe(series) });
 
-  for (let tick = 0; tick <= top; tick += step) {
+  for (const tick of ticks) {
     svg.append(
-      s("line", { class: tick === 0 ? "axis" : "grid", x1: MARGIN.left, x2: right, y1: y(tick), y2: y(tick) }),
-      s("text", { class: "tick y-tick", x: MARGIN.left - 6, y: y(tick), "text-anchor": "end", "dominant-baseline": "middle" }, formatCount(tick)),
+      s("line", { class: tick === 0 ? "axis" : "grid", x1: left, x2: right, y1: y(tick), y2: y(tick) }),
+      s("text", { class: "tick y-tick", x: left - LABEL_GAP, y: y(tick), "text-anchor": "end", "dominant-baseline": "middle" }, formatCount(tick)),
     );
   }
 
   const every = Math.max(1, Math.ceil(series.length / Math.max(2, Math.floor(plotW / LABEL_SPACE))));
   series.forEach((bucket, i) => {
-    const x = MARGIN.left + i * band + (band - barW) / 2;
+    const x = left + i * band + (band - barW) / 2;
     if (bucket.lookups > 0) {
       const barTop = y(bucket.lookups);
       svg.append(
@@ -75,7 +88,7 @@ export function dailyChart(series: UsageBucket[], width: number): SVGSVGElement 
   });
 
   if (series.every((b) => b.lookups === 0)) {
-    svg.append(s("text", { class: "empty", x: MARGIN.left + plotW / 2, y: MARGIN.top + plotH / 2, "text-anchor": "middle" }, "No lookups yet in this period"));
+    svg.append(s("text", { class: "empty", x: left + plotW / 2, y: MARGIN.top + plotH / 2, "text-anchor": "middle" }, "No lookups yet in this period"));
   }
   return svg;
 }

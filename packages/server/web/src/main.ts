@@ -28,6 +28,8 @@ const signIn = new SignInView((session) => {
 });
 const keys = new KeysPanel(sessionLost);
 const usage = new UsagePanel(sessionLost);
+// The usage card's Refresh also refreshes the keys table: "last used" moves with the same calls.
+byId("usage-refresh").addEventListener("click", () => void keys.load());
 
 function showSignIn(notice?: string): void {
   loading.hidden = true;

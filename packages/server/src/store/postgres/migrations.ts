@@ -61,5 +61,22 @@ export const MIGRATIONS: readonly string[] = [
     lookups BIGINT NOT NULL,
     PRIMARY KEY (account_id, bucket_start, key_id)
   );
+  `,  // 2: custom prefixes apply without a restart, on every instance. Every statement that changes the table
+  // moves the generation (a trigger, so restores and hand edits count too); instances poll that one row.
+  `
+  CREATE TABLE custom_prefix_generation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation BIGINT NOT NULL
+  );
+  INSERT INTO custom_prefix_generation (id, generation) VALUES (1, 0);
+  CREATE FUNCTION custom_prefixes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE custom_prefix_generation SET generation = generation + 1;
+      RETURN NULL;
+    END
+  $$;
+  CREATE TRIGGER custom_prefixes_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON custom_prefixes
+    FOR EACH STATEMENT EXECUTE FUNCTION custom_prefixes_changed();
   `,
+  `CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
 ];

@@ -1,7 +1,10 @@
 import pg from "pg";
 import type { CustomPrefix } from "../../decode/decoder.js";
 import { ChargeBatch } from "../charge-batch.js";
-import { StoreUnavailable } from "../errors.js";
+import { EmailTaken, SchemaTooNew } from "../errors.js";
+import { heartbeatSql } from "../heartbeat.js";
+import { storeError } from "./pg-errors.js";
+import { inTransaction, type Queryable } from "./transaction.js";
 import type {
   Account,
   ApiKeyRow,
@@ -37,15 +40,8 @@ const types = {
     oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as "text"),
 };
 
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03"]);
 const MIGRATION_LOCK = 0x1cc1d; // any constant: serialises migrations across instances
 
-function unavailable(error: unknown): boolean {
-  const code = (error as { code?: string }).code ?? "";
-  return UNAVAILABLE_CODES.has(code) || code.startsWith("08") || /timeout exceeded when trying to connect/i.test(String((error as Error).message));
-}
-
-type Queryable = Pick<pg.PoolClient, "query">;
 
 /** The shared store for several instances: PostgreSQL through a connection pool. */
 export class PgStore implements Store {
@@ -58,6 +54,8 @@ export class PgStore implements Store {
       types,
       max: options.max ?? 10,
       connectionTimeoutMillis: 5_000,
+      // No store call waits forever on a connection that died without a word: past this it is lost (503).
+      query_timeout: 15_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
@@ -67,8 +65,7 @@ export class PgStore implements Store {
     try {
       return (await on.query(sql, params)).rows as R[];
     } catch (error) {
-      if (unavailable(error)) throw new StoreUnavailable({ cause: error });
-      throw error;
+      throw storeError(error);
     }
   }
 
@@ -76,24 +73,8 @@ export class PgStore implements Store {
     return (await this.#query<R>(sql, params, on))[0];
   }
 
-  async #transaction<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw new StoreUnavailable({ cause: error });
-    }
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  #transaction<T>(work: (client: Queryable) => Promise<T>, options?: { resolveLostCommit?: boolean }): Promise<T> {
+    return inTransaction(this.#pool, work, options);
   }
 
   async migrate(): Promise<void> {
@@ -102,6 +83,7 @@ export class PgStore implements Store {
       await this.#query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", [], tx);
       const row = await this.#one<{ version: number }>("SELECT version FROM schema_version", [], tx);
       const version = row?.version ?? 0;
+      if (version > MIGRATIONS.length) throw new SchemaTooNew(version, MIGRATIONS.length);
       for (let i = version; i < MIGRATIONS.length; i++) await this.#query(MIGRATIONS[i]!, [], tx);
       if (!row) await this.#query("INSERT INTO schema_version (version) VALUES ($1)", [MIGRATIONS.length], tx);
       else if (version < MIGRATIONS.length) await this.#query("UPDATE schema_version SET version = $1", [MIGRATIONS.length], tx);
@@ -117,6 +99,10 @@ export class PgStore implements Store {
     await this.#query("SELECT 1");
   }
 
+  async checkWritable(at: number): Promise<void> {
+    await this.#query(heartbeatSql("$1"), [at]);
+  }
+
   async upsertPlan(plan: Plan): Promise<void> {
     await this.#query(
       `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES ($1, $2, $3, $4)
@@ -130,10 +116,19 @@ export class PgStore implements Store {
     return this.#one<Plan>("SELECT * FROM plans WHERE name = $1", [name]);
   }
 
+  async listPlans(): Promise<Plan[]> {
+    return this.#query<Plan>("SELECT * FROM plans ORDER BY name");
+  }
+
   async createAccount({ account, subscription }: NewAccount): Promise<void> {
     await this.#transaction(async (tx) => {
-      await this.#query("INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)",
-        [account.id, account.email, account.password_hash, account.created_at], tx);
+      // ON CONFLICT rather than catching the unique violation: an error would abort the transaction.
+      const inserted = await this.#query(
+        "INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id",
+        [account.id, account.email, account.password_hash, account.created_at],
+        tx,
+      );
+      if (inserted.length === 0) throw new EmailTaken(account.email);
       await this.#query("INSERT INTO subscriptions (account_id, status, plan, period_anchor) VALUES ($1, $2, $3, $4)",
         [subscription.account_id, subscription.status, subscription.plan, subscription.period_anchor], tx);
     });
@@ -141,10 +136,6 @@ export class PgStore implements Store {
 
   async countAccounts(): Promise<number> {
     return (await this.#one<{ n: number }>("SELECT count(*)::int AS n FROM accounts"))!.n;
-  }
-
-  async getAccount(id: string): Promise<Account | undefined> {
-    return this.#one<Account>("SELECT * FROM accounts WHERE id = $1", [id]);
   }
 
   async findAccountByEmail(email: string): Promise<Account | undefined> {
@@ -162,6 +153,13 @@ export class PgStore implements Store {
   async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
     await this.#query("UPDATE subscriptions SET status = coalesce($1, status), plan = coalesce($2, plan) WHERE account_id = $3",
       [changes.status ?? null, changes.plan ?? null, accountId]);
+  }
+
+  async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
+    await this.#transaction(async (tx) => {
+      await this.#query("UPDATE accounts SET password_hash = $1 WHERE id = $2", [passwordHash, accountId], tx);
+      await this.#query("DELETE FROM sessions WHERE account_id = $1", [accountId], tx);
+    });
   }
 
   async insertKey(key: ApiKeyRow): Promise<void> {
@@ -243,6 +241,16 @@ export class PgStore implements Store {
     return this.#query<CustomPrefix>("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix");
   }
 
+  async removeCustomPrefixes(prefixes: readonly string[]): Promise<number> {
+    const removed = await this.#query("DELETE FROM custom_prefixes WHERE prefix = ANY($1) RETURNING prefix", [[...prefixes]]);
+    return removed.length;
+  }
+
+  async customPrefixGeneration(): Promise<number> {
+    const [row] = await this.#query<{ generation: number }>("SELECT generation FROM custom_prefix_generation");
+    return row!.generation;
+  }
+
   charge(c: Charge): Promise<ChargeOutcome> {
     return this.#charges.add(c);
   }
@@ -256,7 +264,7 @@ export class PgStore implements Store {
       const outcomes: ChargeOutcome[] = new Array(charges.length);
       for (const i of order) outcomes[i] = await this.#charge(charges[i]!, tx);
       return outcomes;
-    });
+    }, { resolveLostCommit: true });
   }
 
   async #charge(c: Charge, tx: Queryable): Promise<ChargeOutcome> {

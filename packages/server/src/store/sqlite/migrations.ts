@@ -61,5 +61,21 @@ export const MIGRATIONS: readonly string[] = [
     lookups INTEGER NOT NULL,
     PRIMARY KEY (account_id, bucket_start, key_id)
   );
+  `,  // 2: custom prefixes apply without a restart. Every change to the table moves the generation (triggers,
+  // so restores and hand edits count too); servers poll that one row and reload when it moved.
+  `
+  CREATE TABLE custom_prefix_generation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation INTEGER NOT NULL
+  );
+  INSERT INTO custom_prefix_generation (id, generation) VALUES (1, 0);
+  CREATE TRIGGER custom_prefixes_inserted AFTER INSERT ON custom_prefixes
+    BEGIN UPDATE custom_prefix_generation SET generation = generation + 1; END;
+  CREATE TRIGGER custom_prefixes_updated AFTER UPDATE ON custom_prefixes
+    BEGIN UPDATE custom_prefix_generation SET generation = generation + 1; END;
+  CREATE TRIGGER custom_prefixes_deleted AFTER DELETE ON custom_prefixes
+    BEGIN UPDATE custom_prefix_generation SET generation = generation + 1; END;
   `,
+  // The readiness probe's one row (see heartbeat.ts).
+  `CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL);`,
 ];

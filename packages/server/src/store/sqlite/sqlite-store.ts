@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { CustomPrefix } from "../../decode/decoder.js";
 import type {
   Account,
@@ -16,9 +14,13 @@ import type {
   Subscription,
   UsageRow,
 } from "../store.js";
-import { StoreUnavailable } from "../errors.js";
-import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { EmailTaken, SchemaTooNew, StoreUnavailable } from "../errors.js";
+import { whenNotBusy } from "./busy.js";
+import { dumpRows, restoreRows } from "./dump-restore.js";
+import { openDatabase } from "./open-database.js";
+import type { DumpRow } from "../tables.js";
 import { ChargeBatch } from "../charge-batch.js";
+import { heartbeatSql } from "../heartbeat.js";
 import { GrantCache } from "./grant-cache.js";
 import {
   accountFromRow,
@@ -35,6 +37,11 @@ import { MIGRATIONS } from "./migrations.js";
 
 type Statement = Database.Statement<unknown[], unknown>;
 
+/** How long a request waits for another connection's write lock before it is answered 503. */
+const LOCK_WAIT_MS = 5_000;
+/** The readiness probe waits less: it answers whether a write can happen now. */
+const PROBE_WAIT_MS = 1_000;
+
 /**
  * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each method runs to
  * completion without interleaving and a `transaction()` is truly atomic; statements are prepared once.
@@ -46,21 +53,9 @@ export class SqliteStore implements Store {
   readonly #grants: GrantCache;
 
   constructor(readonly path: string) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    this.#db = new Database(path);
-    this.#db.pragma("journal_mode = WAL");
-    this.#db.pragma("synchronous = NORMAL"); // durable at each WAL checkpoint; a crash loses no committed tx in WAL
-    this.#db.pragma("busy_timeout = 5000");
-    this.#db.pragma("foreign_keys = ON");
+    this.#db = openDatabase(path);
     const commit = this.#db.transaction((charges: Charge[]) => charges.map((c) => this.#charge(c)));
-    this.#charges = new ChargeBatch(
-      (charges) => {
-        this.#assertOpen();
-        return commit(charges);
-      },
-      // Another process held the write lock past busy_timeout: a 503 to retry, not a 500.
-      (error) => ((error as { code?: string }).code === "SQLITE_BUSY" ? new StoreUnavailable({ cause: error }) : error),
-    );
+    this.#charges = new ChargeBatch((charges) => this.#run(() => commit.immediate(charges)));
     const dataVersion = this.#db.prepare("PRAGMA data_version").pluck();
     this.#grants = new GrantCache(() => {
       this.#assertOpen();
@@ -84,13 +79,19 @@ export class SqliteStore implements Store {
     if (!this.#db.open) throw new StoreUnavailable();
   }
 
+  /** Every statement runs through here: lock waits off the event loop, file faults as StoreUnavailable. */
+  #run<T>(work: () => T, timeoutMs = LOCK_WAIT_MS): Promise<T> {
+    return whenNotBusy(work, timeoutMs);
+  }
+
   async migrate(): Promise<void> {
     const run = this.#db.transaction(() => {
       const version = this.#db.pragma("user_version", { simple: true }) as number;
+      if (version > MIGRATIONS.length) throw new SchemaTooNew(version, MIGRATIONS.length);
       for (let i = version; i < MIGRATIONS.length; i++) this.#db.exec(MIGRATIONS[i]!);
       if (version < MIGRATIONS.length) this.#db.pragma(`user_version = ${MIGRATIONS.length}`);
     });
-    run.immediate();
+    await this.#run(() => run.immediate());
   }
 
   async close(): Promise<void> {
@@ -99,25 +100,35 @@ export class SqliteStore implements Store {
     this.#db.close();
   }
 
-  async ping(): Promise<void> {
-    this.#sql("SELECT 1").get();
+  ping(): Promise<void> {
+    return this.#run(() => void this.#sql("SELECT 1").get());
   }
 
-  async upsertPlan(plan: Plan): Promise<void> {
+  checkWritable(at: number): Promise<void> {
+    return this.#run(() => void this.#sql(heartbeatSql("?")).run(at), PROBE_WAIT_MS);
+  }
+
+  upsertPlan(plan: Plan): Promise<void> {
     this.#grants.clear();
-    this.#sql(
-      `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES (?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
-         window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
-    ).run(plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups);
+    return this.#run(() => {
+      this.#sql(
+        `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
+           window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
+      ).run(plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups);
+    });
   }
 
-  async getPlan(name: string): Promise<Plan | undefined> {
-    return this.#sql("SELECT * FROM plans WHERE name = ?").get(name) as Plan | undefined;
+  getPlan(name: string): Promise<Plan | undefined> {
+    return this.#run(() => this.#sql("SELECT * FROM plans WHERE name = ?").get(name) as Plan | undefined);
   }
 
-  async createAccount({ account, subscription }: NewAccount): Promise<void> {
-    this.#db.transaction(() => {
+  listPlans(): Promise<Plan[]> {
+    return this.#run(() => this.#sql("SELECT * FROM plans ORDER BY name").all() as Plan[]);
+  }
+
+  createAccount({ account, subscription }: NewAccount): Promise<void> {
+    const create = this.#db.transaction(() => {
       this.#sql("INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)").run(
         account.id,
         account.email,
@@ -130,47 +141,67 @@ export class SqliteStore implements Store {
         subscription.plan,
         subscription.period_anchor,
       );
-    })();
+    });
+    return this.#run(() => {
+      try {
+        create.immediate();
+      } catch (error) {
+        if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && /accounts\.email/.test(String(error))) {
+          throw new EmailTaken(account.email);
+        }
+        throw error;
+      }
+    });
   }
 
-  async countAccounts(): Promise<number> {
-    return (this.#sql("SELECT count(*) AS n FROM accounts").get() as { n: number }).n;
+  countAccounts(): Promise<number> {
+    return this.#run(() => (this.#sql("SELECT count(*) AS n FROM accounts").get() as { n: number }).n);
   }
 
-  async getAccount(id: string): Promise<Account | undefined> {
-    return this.#sql("SELECT * FROM accounts WHERE id = ?").get(id) as Account | undefined;
+  findAccountByEmail(email: string): Promise<Account | undefined> {
+    return this.#run(() => this.#sql("SELECT * FROM accounts WHERE email = ?").get(email) as Account | undefined);
   }
 
-  async findAccountByEmail(email: string): Promise<Account | undefined> {
-    return this.#sql("SELECT * FROM accounts WHERE email = ?").get(email) as Account | undefined;
+  listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
+    return this.#run(() => (this.#sql(ACCOUNTS_WITH_SUBSCRIPTIONS_SQL).all() as AccountRow[]).map(accountFromRow));
   }
 
-  async listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
-    return (this.#sql(ACCOUNTS_WITH_SUBSCRIPTIONS_SQL).all() as AccountRow[]).map(accountFromRow);
+  getSubscription(accountId: string): Promise<Subscription | undefined> {
+    return this.#run(() => this.#sql("SELECT * FROM subscriptions WHERE account_id = ?").get(accountId) as Subscription | undefined);
   }
 
-  async getSubscription(accountId: string): Promise<Subscription | undefined> {
-    return this.#sql("SELECT * FROM subscriptions WHERE account_id = ?").get(accountId) as Subscription | undefined;
-  }
-
-  async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
+  setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
     this.#grants.clear();
-    this.#sql(
-      `UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?`,
-    ).run(changes.status ?? null, changes.plan ?? null, accountId);
+    return this.#run(() => {
+      this.#sql(`UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?`).run(
+        changes.status ?? null,
+        changes.plan ?? null,
+        accountId,
+      );
+    });
   }
 
-  async insertKey(key: ApiKeyRow): Promise<void> {
-    this.#sql(
-      `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at);
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
+    const reset = this.#db.transaction(() => {
+      this.#sql("UPDATE accounts SET password_hash = ? WHERE id = ?").run(passwordHash, accountId);
+      this.#sql("DELETE FROM sessions WHERE account_id = ?").run(accountId);
+    });
+    return this.#run(() => reset.immediate());
+  }
+
+  insertKey(key: ApiKeyRow): Promise<void> {
+    return this.#run(() => {
+      this.#sql(
+        `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at);
+    });
   }
 
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
     const cached = this.#grants.get(hash);
     if (cached) return cached;
-    const grant = this.#readGrant(hash);
+    const grant = await this.#run(() => this.#readGrant(hash));
     if (grant) this.#grants.set(hash, grant);
     return grant;
   }
@@ -180,59 +211,69 @@ export class SqliteStore implements Store {
     return row && grantFromRow(row);
   }
 
-  async listKeys(accountId: string): Promise<ApiKeyRow[]> {
-    return this.#sql("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id").all(
-      accountId,
-    ) as ApiKeyRow[];
+  listKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return this.#run(() => this.#sql("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id").all(accountId) as ApiKeyRow[]);
   }
 
-  async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
+  revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
     this.#grants.forgetKey(keyId);
-    const row = this.#sql(
-      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ?
-       RETURNING revoked_at`,
-    ).get(at, keyId, accountId) as { revoked_at: number } | undefined;
-    if (!row) return "not_found";
-    return row.revoked_at === at ? "revoked" : "already_revoked";
+    return this.#run(() => {
+      const row = this.#sql(
+        `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ?
+         RETURNING revoked_at`,
+      ).get(at, keyId, accountId) as { revoked_at: number } | undefined;
+      if (!row) return "not_found";
+      return row.revoked_at === at ? "revoked" : "already_revoked";
+    });
   }
 
-  async touchKey(keyId: string, at: number): Promise<void> {
+  touchKey(keyId: string, at: number): Promise<void> {
     this.#grants.forgetKey(keyId);
-    this.#sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
+    return this.#run(() => void this.#sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId));
   }
 
-  async insertSession(session: SessionRow): Promise<void> {
-    this.#sql(
-      "INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-    ).run(session.hash, session.account_id, session.created_at, session.last_seen_at, session.expires_at);
+  insertSession(session: SessionRow): Promise<void> {
+    return this.#run(() => {
+      this.#sql("INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)").run(
+        session.hash,
+        session.account_id,
+        session.created_at,
+        session.last_seen_at,
+        session.expires_at,
+      );
+    });
   }
 
-  async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
-    const row = this.#sql(sessionByHashSql("?")).get(hash) as SessionJoinRow | undefined;
-    return row && sessionFromRow(row);
+  findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
+    return this.#run(() => {
+      const row = this.#sql(sessionByHashSql("?")).get(hash) as SessionJoinRow | undefined;
+      return row && sessionFromRow(row);
+    });
   }
 
-  async touchSession(hash: string, at: number): Promise<void> {
-    this.#sql("UPDATE sessions SET last_seen_at = ? WHERE hash = ?").run(at, hash);
+  touchSession(hash: string, at: number): Promise<void> {
+    return this.#run(() => void this.#sql("UPDATE sessions SET last_seen_at = ? WHERE hash = ?").run(at, hash));
   }
 
-  async deleteSession(hash: string): Promise<void> {
-    this.#sql("DELETE FROM sessions WHERE hash = ?").run(hash);
+  deleteSession(hash: string): Promise<void> {
+    return this.#run(() => void this.#sql("DELETE FROM sessions WHERE hash = ?").run(hash));
   }
 
-  async deleteExpiredSessions(now: number, idleMs: number): Promise<number> {
-    return this.#sql("DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?").run(now, now - idleMs).changes;
+  deleteExpiredSessions(now: number, idleMs: number): Promise<number> {
+    return this.#run(() => this.#sql("DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?").run(now, now - idleMs).changes);
   }
 
-  async replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
-    this.#db.transaction(() => {
+  replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    const replace = this.#db.transaction(() => {
       this.#sql("DELETE FROM custom_prefixes").run();
       this.#insertPrefixes(prefixes);
-    })();
+    });
+    return this.#run(() => replace.immediate());
   }
 
-  async upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
-    this.#db.transaction(() => this.#insertPrefixes(prefixes))();
+  upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    const upsert = this.#db.transaction(() => this.#insertPrefixes(prefixes));
+    return this.#run(() => upsert.immediate());
   }
 
   #insertPrefixes(prefixes: CustomPrefix[]): void {
@@ -243,8 +284,17 @@ export class SqliteStore implements Store {
     for (const p of prefixes) insert.run(p.prefix, p.name, p.country_iso2);
   }
 
-  async listCustomPrefixes(): Promise<CustomPrefix[]> {
-    return this.#sql("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix").all() as CustomPrefix[];
+  listCustomPrefixes(): Promise<CustomPrefix[]> {
+    return this.#run(() => this.#sql("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix").all() as CustomPrefix[]);
+  }
+
+  async removeCustomPrefixes(prefixes: readonly string[]): Promise<number> {
+    const remove = this.#sql("DELETE FROM custom_prefixes WHERE prefix = ?");
+    return this.#db.transaction(() => prefixes.reduce((removed, prefix) => removed + remove.run(prefix).changes, 0))();
+  }
+
+  async customPrefixGeneration(): Promise<number> {
+    return (this.#sql("SELECT generation FROM custom_prefix_generation").get() as { generation: number }).generation;
   }
 
   charge(c: Charge): Promise<ChargeOutcome> {
@@ -276,41 +326,25 @@ export class SqliteStore implements Store {
     return row?.used ?? 0;
   }
 
-  async quotaUsed(accountId: string, periodStart: number): Promise<number> {
-    return this.#quotaUsed(accountId, periodStart);
+  quotaUsed(accountId: string, periodStart: number): Promise<number> {
+    return this.#run(() => this.#quotaUsed(accountId, periodStart));
   }
 
-  async usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {
-    return this.#sql(
-      `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
-       WHERE account_id = ? AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start`,
-    ).all(accountId, from, to) as UsageRow[];
+  usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {
+    return this.#run(
+      () =>
+        this.#sql(
+          `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
+           WHERE account_id = ? AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start`,
+        ).all(accountId, from, to) as UsageRow[],
+    );
   }
 
-  async *dump(): AsyncIterable<DumpRow> {
-    for (const table of TABLE_NAMES) {
-      const columns = TABLES[table].join(", ");
-      for (const row of this.#db.prepare(`SELECT ${columns} FROM ${table}`).iterate()) {
-        yield { table, row: row as DumpRow["row"] };
-      }
-    }
+  dump(): AsyncIterable<DumpRow> {
+    return dumpRows(this.#db);
   }
 
-  async restore(rows: AsyncIterable<DumpRow>): Promise<number> {
-    // better-sqlite3 transactions cannot span awaits, so this one is opened by hand; the import command
-    // is the only user of the connection while it runs.
-    this.#db.exec("BEGIN IMMEDIATE");
-    let count = 0;
-    try {
-      for await (const { table, row } of rows) {
-        this.#sql(restoreSql(table, () => "?")).run(...TABLES[table].map((c) => row[c] ?? null));
-        count++;
-      }
-      this.#db.exec("COMMIT");
-      return count;
-    } catch (error) {
-      this.#db.exec("ROLLBACK");
-      throw error;
-    }
+  restore(rows: AsyncIterable<DumpRow>): Promise<number> {
+    return restoreRows(this.#db, rows);
   }
 }

@@ -1,0 +1,128 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { startTestServer, type TestServer } from "@iccid/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectOneLineError, iccid, iccidOnTty, plain, serverEnv, tempDir } from "./harness.js";
+
+// What a new user ran into: terminal width, silent waits, unusable paths, odd input, a wrong base URL.
+const UK = "89441000000000000018";
+const US = "89014103211118510720";
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ plan: { rate_limit: 100_000, monthly_lookups: 10_000_000 } });
+});
+afterAll(() => server?.close());
+
+describe("tables on an 80-column terminal", () => {
+  it("lookup and keys list fit, with every ICCID and key id whole", async () => {
+    const account = await server.createAccount();
+    const env = { ...serverEnv(server.url, account.apiKey) };
+    expect((await iccid(["login", "--email", account.email, "--password-stdin"], { env, input: account.password })).code).toBe(0);
+    expect((await iccid(["keys", "create", "--name", "the build server in the basement, second rack from the left"], { env })).code).toBe(0);
+
+    for (const args of [["lookup", UK, US, "8944 1000 0000 0000 0018F"], ["keys", "list"]]) {
+      const run = await iccidOnTty(args, { env, columns: 80 });
+      expect(run.code).toBe(0);
+      const lines = plain(run.stdout).split(/\r?\n/).filter((line) => line.includes("│") || line.includes("─"));
+      expect(lines.length).toBeGreaterThan(3);
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+      if (args[0] === "lookup") expect(run.stdout).toContain(US);
+      else expect(run.stdout).toContain(account.keyId);
+    }
+  });
+});
+
+describe("rate limits", () => {
+  it("a wait is announced on stderr, then the lookup goes through; --no-wait fails at once with 5", async () => {
+    // One request per 20 s: long enough that the next runs surely fall in the same window on a slow
+    // machine, short enough that the SDK waits it out (it waits up to 60 s).
+    await server.setPlan("one-per-20s", { rate_limit: 1, window_seconds: 20, monthly_lookups: 1000 });
+    const account = await server.createAccount({ plan: "one-per-20s" });
+    const env = serverEnv(server.url, account.apiKey);
+    expect((await iccid(["lookup", UK], { env })).code).toBe(0);
+
+    const failFast = await iccid(["--no-wait", "lookup", UK], { env });
+    expect(failFast.code).toBe(5);
+    expectOneLineError(failFast, /^iccid: error: rate_limited: .*retry in \d+ s/);
+
+    const waited = await iccid(["lookup", UK], { env });
+    expect(waited.code).toBe(0);
+    expect(waited.stdout).toContain(UK);
+    expect(waited.stderr).toMatch(/^iccid: rate limited; retrying in \d+ s \(--no-wait fails instead\)\n$/);
+  });
+});
+
+describe("files", () => {
+  const env = () => serverEnv(server.url, server.owner.apiKey);
+
+  it("--out or --errors in a folder that does not exist is one line, exit 1", async () => {
+    const dir = tempDir();
+    const out = join(dir, "missing", "results.csv");
+    const missing = await iccid(["batch", "examples/sims.csv", "--out", out], { env: env() });
+    expect(missing.code).toBe(1);
+    expectOneLineError(missing, /^iccid: error: --out .*results\.csv: the folder .*missing does not exist\n$/);
+    const run = await iccid(["batch", "examples/sims.csv", "--out", join(dir, "ok.csv"), "--errors", join(dir, "nope", "e.csv")], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(/--errors .*e\.csv: the folder .*nope does not exist/);
+  });
+
+  it("a binary file is refused as not text, exit 1", async () => {
+    const file = join(tempDir(), "photo.png");
+    writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+    const run = await iccid(["batch", file], { env: env() });
+    expect(run.code).toBe(1);
+    expectOneLineError(run, /^iccid: error: .*photo\.png is not a text file/);
+    const invalidUtf8 = join(tempDir(), "latin.bin");
+    writeFileSync(invalidUtf8, Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0x2c, 0x0a]));
+    expect((await iccid(["batch", invalidUtf8], { env: env() })).stderr).toMatch(/is not a text file/);
+  });
+
+  it("an empty input leaves an empty --out, not the results of an earlier run", async () => {
+    const dir = tempDir();
+    const out = join(dir, "results.csv");
+    writeFileSync(out, "iccid,valid\n89441000000000000018,true\n");
+    const empty = join(dir, "empty.csv");
+    writeFileSync(empty, "");
+    const run = await iccid(["batch", empty, "--out", out], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/holds no rows; nothing to do; .*results\.csv now empty/);
+    expect(readFileSync(out, "utf8")).toBe("");
+  });
+});
+
+describe("arguments", () => {
+  it("lookup - reads ICCIDs from stdin, one per line", async () => {
+    const run = await iccid(["lookup", "-"], { env: serverEnv(server.url, server.owner.apiKey), input: `${UK}\n\n8944 1000 0000 0000 0018\n${US}\n` });
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trimEnd().split("\n").map((line) => line.split("\t"));
+    expect(rows.map((row) => row[1])).toEqual([UK, UK, US]);
+  });
+
+  it("usage --from after --to is a usage error, 2", async () => {
+    const run = await iccid(["usage", "--from", "2026-12-01", "--to", "2026-11-01"], { env: serverEnv(server.url, server.owner.apiKey) });
+    expect(run.code).toBe(2);
+    expectOneLineError(run, /--from 2026-12-01 must be before --to 2026-11-01/);
+  });
+});
+
+describe("a base URL that is not an ICCID Lookup server", () => {
+  let web: Server;
+  let url: string;
+  beforeAll(async () => {
+    const page = `<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>${"<p>Nothing here.</p>\n".repeat(500)}</body></html>`;
+    web = createServer((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end(page));
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => web.close(() => resolve())));
+
+  it("gets its HTML error page summarised in one line", async () => {
+    const run = await iccid(["lookup", UK], { env: serverEnv(url, server.owner.apiKey) });
+    expect(run.code).toBe(1);
+    expectOneLineError(run, /^iccid: error: HTTP 404: an HTML page, not an API answer: "404 Not Found"; is the base URL .* an ICCID Lookup server\?\n$/);
+  });
+});

@@ -1,0 +1,67 @@
+import { Command, Option } from "commander";
+import { Accounts } from "../../services/accounts.js";
+import { DEFAULT_PLAN } from "../../settings.js";
+import { rfc3339, systemClock } from "../../time.js";
+import { chosenPassword } from "../input.js";
+import { withStore } from "../store-access.js";
+import { describePlan } from "./plan.js";
+
+const STATUSES = ["active", "canceled", "past_due"];
+
+export function accountCommand(): Command {
+  const account = new Command("account").description("manage accounts");
+  account
+    .command("create")
+    .description("create an account with an active subscription; prints its id")
+    .requiredOption("--email <email>", "sign-in email")
+    .option("--password-stdin", "read the password from standard input (else one is generated and shown)")
+    .option("--plan <name>", "plan", DEFAULT_PLAN.name)
+    .action(async (opts: { email: string; passwordStdin?: boolean; plan: string }, command: Command) => {
+      const { password, generated } = chosenPassword(opts.passwordStdin);
+      const created = await withStore(command, (store) => new Accounts(store, systemClock).create({ email: opts.email, password, plan: opts.plan }));
+      process.stdout.write(`${created.id}\n`);
+      if (generated) process.stderr.write(`generated password (shown once): ${password}\n`);
+    });
+  account
+    .command("plan <plan>")
+    .description("move an account to another plan (`plan list` shows them); usage so far and the period stay")
+    .requiredOption("--email <email>", "account email")
+    .action(async (planName: string, opts: { email: string }, command: Command) => {
+      const plan = await withStore(command, (store) => new Accounts(store, systemClock).changePlan(opts.email, planName));
+      process.stdout.write(`${opts.email}: plan ${describePlan(plan)}\n`);
+    });
+  account
+    .command("password")
+    .description("set a new password (generated and shown once unless --password-stdin) and end the account's sessions")
+    .requiredOption("--email <email>", "account email")
+    .option("--password-stdin", "read the new password from standard input")
+    .action(async (opts: { email: string; passwordStdin?: boolean }, command: Command) => {
+      const { password, generated } = chosenPassword(opts.passwordStdin);
+      await withStore(command, (store) => new Accounts(store, systemClock).resetPassword(opts.email, password));
+      process.stdout.write(`${opts.email}: password changed, sessions ended\n`);
+      if (generated) process.stderr.write(`generated password (shown once): ${password}\n`);
+    });
+  account
+    .command("subscription")
+    .description("set an account's subscription status")
+    .requiredOption("--email <email>", "account email")
+    .addOption(new Option("--status <status>", "new status").choices(STATUSES).makeOptionMandatory())
+    .action(async (opts: { email: string; status: "active" | "canceled" | "past_due" }, command: Command) => {
+      await withStore(command, async (store) => {
+        const found = await new Accounts(store, systemClock).byEmail(opts.email);
+        await store.setSubscription(found.id, { status: opts.status });
+      });
+      process.stdout.write(`${opts.email}: ${opts.status}\n`);
+    });
+  account
+    .command("list")
+    .description("list accounts")
+    .option("--json", "JSON output")
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const rows = await withStore(command, (store) => store.listAccounts());
+      const view = rows.map((a) => ({ id: a.id, email: a.email, status: a.subscription.status, plan: a.subscription.plan, created_at: rfc3339(a.created_at) }));
+      if (opts.json) process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+      else for (const a of view) process.stdout.write(`${a.id}\t${a.email}\t${a.status}\t${a.plan}\t${a.created_at}\n`);
+    });
+  return account;
+}

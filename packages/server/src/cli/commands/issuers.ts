@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
+import { issuerCsv, IssuerCsvError, parseIssuerCsv } from "../issuer-csv.js";
+import { withStore } from "../store-access.js";
+
+const APPLIES = `running servers use the change within ${CUSTOM_PREFIX_RECHECK_MS / 1000} s`;
+
+export function issuersCommand(): Command {
+  const issuers = new Command("issuers").description("manage the operator's own issuer prefixes");
+  issuers
+    .command("import <file>")
+    .description("import prefix,name[,country_iso2] rows (they win over the built-in registry at equal length)")
+    .option("--replace", "replace all imported prefixes instead of adding to them")
+    .action(async (file: string, opts: { replace?: boolean }, command: Command) => {
+      const prefixes = parseIssuerCsv(readFileSync(file, "utf8"));
+      await withStore(command, (store) => (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes)));
+      process.stdout.write(`imported ${prefixes.length} prefixes; ${APPLIES}\n`);
+    });
+  issuers
+    .command("list")
+    .description("show the imported prefixes")
+    .action(async (_opts, command: Command) => {
+      const prefixes = await withStore(command, (store) => store.listCustomPrefixes());
+      const width = Math.max(6, ...prefixes.map((p) => p.prefix.length));
+      for (const p of prefixes) process.stdout.write(`${p.prefix.padEnd(width)}  ${(p.country_iso2 ?? "--").padEnd(2)}  ${p.name}\n`);
+      process.stdout.write(`${prefixes.length} custom prefixes\n`);
+    });
+  issuers
+    .command("export")
+    .description("write the imported prefixes as CSV that `issuers import` reads back")
+    .action(async (_opts, command: Command) => {
+      process.stdout.write(issuerCsv(await withStore(command, (store) => store.listCustomPrefixes())));
+    });
+  issuers
+    .command("remove <prefix...>")
+    .description("remove imported prefixes (the built-in registry answers for them again)")
+    .action(async (prefixes: string[], _opts, command: Command) => {
+      const bad = prefixes.find((prefix) => !/^89\d{2,19}$/.test(prefix));
+      if (bad !== undefined) throw new IssuerCsvError(`prefix must be 4 to 21 digits starting with 89 (got "${bad}")`);
+      const removed = await withStore(command, (store) => store.removeCustomPrefixes([...new Set(prefixes)]));
+      const missing = new Set(prefixes).size - removed;
+      process.stdout.write(`removed ${removed} prefixes${missing > 0 ? ` (${missing} were not imported)` : ""}; ${APPLIES}\n`);
+    });
+  return issuers;
+}

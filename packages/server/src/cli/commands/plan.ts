@@ -1,0 +1,66 @@
+import { Command } from "commander";
+import { DEFAULT_PLAN } from "../../settings.js";
+import type { Plan } from "../../store/store.js";
+import { UsageError, wholeNumber } from "../input.js";
+import { withStore } from "../store-access.js";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "pro: 1,200 requests / 60 s, 1,000,000 lookups / month" */
+export function describePlan(plan: Plan): string {
+  return `${plan.name}: ${count(plan.rate_limit)} requests / ${plan.window_seconds} s, ${count(plan.monthly_lookups)} lookups / month`;
+}
+
+interface PlanOptions {
+  rateLimit?: number;
+  window?: number;
+  monthlyLookups?: number;
+}
+
+/** The plan after `plan set`: the options given over what the plan had; a new plan needs all three. */
+function planAfter(name: string, existing: Plan | undefined, opts: PlanOptions): Plan {
+  const flags = { "--rate-limit": opts.rateLimit, "--window": opts.window, "--monthly-lookups": opts.monthlyLookups };
+  const missing = Object.keys(flags).filter((flag) => flags[flag as keyof typeof flags] === undefined);
+  if (!existing && missing.length > 0) {
+    throw new UsageError(`plan ${name} does not exist yet: a new plan needs --rate-limit, --window and --monthly-lookups (missing ${missing.join(", ")})`);
+  }
+  if (existing && missing.length === 3) throw new UsageError(`nothing to change: give --rate-limit, --window or --monthly-lookups (now ${describePlan(existing)})`);
+  const plan: Plan = {
+    name,
+    rate_limit: opts.rateLimit ?? existing!.rate_limit,
+    window_seconds: opts.window ?? existing!.window_seconds,
+    monthly_lookups: opts.monthlyLookups ?? existing!.monthly_lookups,
+  };
+  if (plan.rate_limit < 1 || plan.window_seconds < 1) throw new UsageError("--rate-limit and --window must be at least 1");
+  return plan;
+}
+
+export function planCommand(): Command {
+  const plan = new Command("plan").description(
+    `manage plans (a new database has ${describePlan(DEFAULT_PLAN)}; new accounts get it unless told otherwise)`,
+  );
+  plan
+    .command("set <name>")
+    .description("create a plan (all three options) or change some of an existing plan's numbers (the others stay)")
+    .option("--rate-limit <n>", "requests per window", wholeNumber("--rate-limit"))
+    .option("--window <seconds>", "rate-limit window in seconds", wholeNumber("--window"))
+    .option("--monthly-lookups <n>", "lookups per monthly period", wholeNumber("--monthly-lookups"))
+    .action(async (name: string, opts: PlanOptions, command: Command) => {
+      const saved = await withStore(command, async (store) => {
+        const next = planAfter(name, await store.getPlan(name), opts);
+        await store.upsertPlan(next);
+        return next;
+      });
+      process.stdout.write(`plan ${describePlan(saved)}\n`);
+    });
+  plan
+    .command("list")
+    .description("list plans: name, requests per window, window seconds, monthly lookups")
+    .option("--json", "JSON output")
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const plans = await withStore(command, (store) => store.listPlans());
+      if (opts.json) process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
+      else for (const p of plans) process.stdout.write(`${p.name}\t${p.rate_limit}\t${p.window_seconds}\t${p.monthly_lookups}\n`);
+    });
+  return plan;
+}

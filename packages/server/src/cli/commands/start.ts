@@ -1,0 +1,84 @@
+import { Command, Option } from "commander";
+import { createApp } from "../../app.js";
+import { loadDecoder } from "../../decode/load.js";
+import { listen } from "../../http-server.js";
+import { connectRedis, redisLimiters, redisReady } from "../../limits/redis-limiters.js";
+import { ServerMetrics, serveMetrics } from "../../metrics/prometheus.js";
+import { DEFAULT_PLAN } from "../../settings.js";
+import { systemClock } from "../../time.js";
+import { bootstrapOwner, type OwnerCredentials } from "../bootstrap.js";
+import { commandLogger } from "../logger.js";
+import { resolveSettings } from "../settings.js";
+import { openMigrated } from "../store-access.js";
+
+export function startCommand(): Command {
+  return new Command("start")
+    .description("migrate, then serve; SIGTERM/SIGINT stop gracefully")
+    .option("--port <n>", "port (env ICCID_PORT, default 8080)")
+    .option("--host <host>", "address to bind (env ICCID_HOST, default 127.0.0.1)")
+    .option("--trust-proxy", "trust X-Forwarded-* from a reverse proxy (env ICCID_TRUST_PROXY)")
+    .option("--proxy-hops <n>", "with --trust-proxy: proxies that append to X-Forwarded-For (env ICCID_PROXY_HOPS, default 1)")
+    .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port of the same host (env ICCID_METRICS_PORT; default: off)")
+    .option("--redis <url>", "share rate limits across instances through Redis (env ICCID_REDIS_URL)")
+    .addOption(new Option("--log-level <level>", "env ICCID_LOG_LEVEL, default info").choices(["fatal", "error", "warn", "info", "debug", "silent"]))
+    .addOption(new Option("--log-format <format>", "readable on a terminal, JSON lines otherwise (env ICCID_LOG_FORMAT, default auto)").choices(["auto", "json", "pretty"]))
+    .action(async (_opts, command: Command) => {
+      const settings = resolveSettings(command.optsWithGlobals());
+      const logger = commandLogger(settings);
+      const store = await openMigrated(command.optsWithGlobals());
+      const redis = settings.redis ? connectRedis(settings.redis) : undefined;
+      redis?.on("error", (error: Error & { code?: string }) => logger.warn({ err: { code: error.code } }, "redis unavailable"));
+      if (redis && !(await redisReady(redis))) logger.warn("redis not ready: rate limits are per instance until it is");
+      const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
+      const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
+      const decoder = await loadDecoder(store, {
+        onError: (error) => logger.warn({ err: { message: (error as Error).message } }, "custom prefixes not rechecked"),
+      });
+      const metrics = settings.metricsPort === undefined ? undefined : new ServerMetrics();
+      const iccidApp = createApp({
+        store,
+        logger,
+        decoder,
+        settings: { trustProxy: settings.trustProxy, proxyHops: settings.proxyHops },
+        ...(redis ? { limiterFactory: redisLimiters(redis) } : {}),
+        ...(metrics ? { metrics } : {}),
+      });
+      const scrape = metrics && (await serveMetrics(metrics, settings.host, settings.metricsPort!));
+      const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger });
+      const stop = (signal: string) => {
+        logger.info({ signal }, "stopping");
+        scrape?.server.close();
+        decoder.close();
+        running.close().then(
+          async () => {
+            await redis?.quit().catch(() => {});
+            process.exit(0);
+          },
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
+      if (owner) printOwner(owner, running.url);
+      // Announced only once a stop is handled gracefully: whoever waits for this line may signal at once.
+      logger.info({ url: running.url, db: settings.db, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");
+      process.stderr.write(`ICCID Lookup is serving ${running.url} (database ${settings.db}); account page ${running.url}/account\n`);
+    });
+}
+
+/** Shown once, on the terminal, never through the logger: these are the only copies. */
+function printOwner(owner: OwnerCredentials, url: string): void {
+  process.stderr.write(
+    [
+      "",
+      "First start: created the owner account. Save these now; they are not shown again.",
+      `  email:    ${owner.email}`,
+      `  password: ${owner.password}`,
+      `  API key:  ${owner.apiKey}`,
+      "",
+      `Try it:  curl -s ${url}/api/v1/iccid/lookup -H "Authorization: Bearer ${owner.apiKey}" \\`,
+      `           -H "Content-Type: application/json" -d '{"iccid":"89441000000000000018"}'`,
+      "",
+    ].join("\n"),
+  );
+}

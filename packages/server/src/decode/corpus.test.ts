@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { luhnCheckDigit, type LookupResult } from "@iccid/core";
+import { describe, expect, it } from "vitest";
+import { IccidDecoder } from "./decoder.js";
+import { sameIssuer } from "./registry/names.js";
+
+// The labelled corpus of real ICCIDs and issuer prefixes (test/corpus/real-iccids.csv, each row with its
+// public source), read through the decoder as a card would be: a prefix is completed to a 19-digit number.
+
+interface CorpusRow {
+  iccid: string;
+  country: string;
+  issuers: string[];
+}
+
+function readCorpus(): CorpusRow[] {
+  const text = readFileSync(new URL("../../test/corpus/real-iccids.csv", import.meta.url), "utf8");
+  const [header, ...lines] = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  expect(header!.split(",").slice(0, 3)).toEqual(["iccid", "country", "issuer"]);
+  // The first three columns never hold quotes or commas; the source and note columns after them may.
+  return lines.map((line) => {
+    const [iccid = "", country = "", issuer = ""] = line.split(",");
+    return { iccid, country, issuers: issuer.split("|").filter((name) => name !== "") };
+  });
+}
+
+/** A prefix of a card number completed to 19 digits (zeros, then the check digit); a whole number as is. */
+function asCard(digits: string): string {
+  if (digits.length >= 18) return digits;
+  const body = digits.padEnd(18, "0");
+  return body + luhnCheckDigit(body);
+}
+
+/** The issuer is right when any labelled name is the answer's name or its registered name. */
+function issuerRight(result: LookupResult, row: CorpusRow): boolean {
+  const issuer = result.issuer;
+  if (!issuer) return false;
+  const answered = [issuer.name, ...(issuer.registered_name ? [issuer.registered_name] : [])];
+  return row.issuers.some((label) => answered.some((name) => sameIssuer(label, name)));
+}
+
+const decoder = new IccidDecoder();
+const corpus = readCorpus();
+const percent = (n: number) => (100 * n) / corpus.length;
+
+describe("the labelled corpus of real ICCIDs", () => {
+  it("is large and varied enough to judge by", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(corpus.map((row) => row.country)).size).toBeGreaterThanOrEqual(60);
+    for (const row of corpus) {
+      expect(row.iccid, JSON.stringify(row)).toMatch(/^89\d{5,20}$/);
+      expect(row.country, row.iccid).toMatch(/^[A-Z]{2}$/);
+      expect(row.issuers.length, row.iccid).toBeGreaterThan(0);
+    }
+  });
+
+  it("agrees with the decoder: country ≥ 98 %, issuer right ≥ 90 %, issuer unknown ≤ 5 %", () => {
+    let country = 0;
+    let issuer = 0;
+    let unknown = 0;
+    const misses: string[] = [];
+    for (const row of corpus) {
+      const outcome = decoder.decode(asCard(row.iccid));
+      if (!outcome.ok) throw new Error(`${row.iccid}: ${outcome.error.message}`);
+      const r = outcome.result;
+      const countryOk = r.country?.iso2 === row.country;
+      const issuerOk = issuerRight(r, row);
+      if (countryOk) country++;
+      if (issuerOk) issuer++;
+      if (r.issuer === null) unknown++;
+      if (!countryOk || !issuerOk) {
+        const answer = r.issuer ? `${r.issuer.name} (${r.issuer.prefix}, ${r.issuer.origin})` : "no issuer";
+        misses.push(`${row.iccid} ${row.country} ${row.issuers.join("|")} → ${r.country?.iso2 ?? "-"} ${answer}`);
+      }
+    }
+    const figures =
+      `corpus ${corpus.length} rows: country ${percent(country).toFixed(1)} %, issuer right ${percent(issuer).toFixed(1)} %, ` +
+      `issuer unknown ${percent(unknown).toFixed(1)} %`;
+    console.log(`${figures}\n${misses.map((m) => `  ${m}`).join("\n")}`);
+    expect(percent(country), figures).toBeGreaterThanOrEqual(98);
+    expect(percent(issuer), figures).toBeGreaterThanOrEqual(90);
+    expect(percent(unknown), figures).toBeLessThanOrEqual(5);
+  });
+});

@@ -1,0 +1,55 @@
+import type { Country, HomeNetwork, Issuer } from "@iccid/core";
+import type { CallingCodeTable } from "./calling-codes.js";
+import { countryName } from "./country-names.js";
+import type { Prefixed } from "./prefix-index.js";
+import type { RegistryEntry } from "./registry/entry.js";
+
+/** What a lookup answers for an ICCID under one issuer prefix, built once per entry and shared by results. */
+export interface IssuerAnswer extends Prefixed {
+  issuer: Issuer;
+  /** The issuer's country, or null when the issuer does not say (the calling code may then). */
+  country: Country | null;
+  /** The calling code the number is under, when the issuer's country is not one of its digits' code. */
+  callingCode: string | null;
+  homeNetwork: HomeNetwork | null;
+}
+
+const countries = new Map<string, Country>();
+
+/** One frozen country object per ISO code, shared by every result that names it. */
+export function countryObject(iso2: string): Country {
+  let country = countries.get(iso2);
+  if (!country) {
+    country = Object.freeze({ iso2, name: countryName(iso2) });
+    countries.set(iso2, country);
+  }
+  return country;
+}
+
+/**
+ * The answer for one registry entry. A number numbered 89 + MCC + MNC (Canada's 89302…) does not carry
+ * its calling code in its digits: when the digits read as another country's code, the calling code is the
+ * issuer's country's.
+ */
+export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): IssuerAnswer {
+  const iso2 = entry.iso2 && entry.iso2.length === 2 ? entry.iso2 : null;
+  const digitsCode = codes.match(entry.prefix.startsWith("8901") ? entry.prefix.slice(3) : entry.prefix.slice(2));
+  const digitsCountries = digitsCode ? codes.countries(digitsCode) : [];
+  // International network codes (882, 883, …) name no country, so an issuer anywhere may sit under them.
+  const ownCode = iso2 && digitsCountries.length > 0 && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;
+  return {
+    prefix: entry.prefix,
+    custom: entry.origin === "custom",
+    issuer: Object.freeze({
+      prefix: entry.prefix,
+      name: entry.name,
+      source: entry.origin === "custom" ? "custom" : "itu-e118",
+      ...(entry.registeredName ? { registered_name: entry.registeredName } : {}),
+      origin: entry.origin,
+      confidence: entry.confidence,
+    }),
+    country: iso2 ? countryObject(iso2) : null,
+    callingCode: ownCode,
+    homeNetwork: entry.mcc && entry.mnc ? Object.freeze({ mcc: entry.mcc, mnc: entry.mnc }) : null,
+  };
+}

@@ -1,0 +1,105 @@
+import { csvRecords, RegistryDataError, type CsvFile } from "./csv.js";
+import type { RegistryEntry } from "./entry.js";
+import { sameIssuer } from "./names.js";
+import type { Network } from "./network-codes.js";
+
+/**
+ * How a country numbers its cards, when not (only) by ITU registration:
+ * - `mnc`: 89 + calling code + the MNC of the issuing network;
+ * - `mcc-mnc`: 89 + MCC + MNC (Canada: Rogers 302-720 is 89302720…);
+ * - `us-network-code`: 89 01 + the 3-digit network code, the MNC under MCC 310 (AT&T 310-410 is 8901410…),
+ *   or under 311–316 where 310 has no such network and exactly one of them does;
+ * - `itu`: ITU registrations only (no rule).
+ */
+export const SCHEMES = ["mnc", "mcc-mnc", "us-network-code", "itu"] as const;
+export type Scheme = (typeof SCHEMES)[number];
+
+export interface NumberingRule {
+  country: string;
+  callingCode: string;
+  scheme: Scheme;
+  source: string;
+}
+
+export function readNumbering(file: CsvFile): NumberingRule[] {
+  return csvRecords(file, ["country", "calling_code", "scheme", "source"] as const).map((row) => {
+    const scheme = row.scheme as Scheme;
+    if (!SCHEMES.includes(scheme)) throw new RegistryDataError(`${file.name} line ${row.line}: scheme must be one of ${SCHEMES.join(", ")} (got "${row.scheme}")`);
+    if (!/^[A-Z]{2}$/.test(row.country)) throw new RegistryDataError(`${file.name} line ${row.line}: country must be ISO 3166-1 alpha-2 (got "${row.country}")`);
+    if (!/^\d{1,3}$/.test(row.calling_code)) throw new RegistryDataError(`${file.name} line ${row.line}: calling_code must be 1 to 3 digits (got "${row.calling_code}")`);
+    return { country: row.country, callingCode: row.calling_code, scheme, source: row.source };
+  });
+}
+
+/** Each country's networks, operational ones first (so that where a code is listed twice the live one names it). */
+function byCountry(networks: Network[]): Map<string, Network[]> {
+  const countries = new Map<string, Network[]>();
+  for (const network of networks) {
+    const list = countries.get(network.iso2) ?? [];
+    list.push(network);
+    countries.set(network.iso2, list);
+  }
+  for (const list of countries.values()) list.sort((a, b) => Number(b.operational) - Number(a.operational));
+  return countries;
+}
+
+function ruleEntry(prefix: string, network: Network, rule: NumberingRule): RegistryEntry {
+  return {
+    prefix,
+    name: network.name,
+    registeredName: network.operator,
+    origin: "numbering-rule",
+    confidence: "inferred",
+    iso2: rule.country,
+    countryName: null,
+    mcc: network.mcc,
+    mnc: network.mnc,
+    source: `${rule.scheme} rule (${rule.source}); network ${network.mcc}-${network.mnc} from ${network.source}`,
+  };
+}
+
+/** The networks a `us-network-code` prefix 8901 + code reads as: MCC 310's, else the one 311–316 network. */
+function usNetworks(networks: readonly Network[]): Map<string, Network> {
+  const byCode = new Map<string, Network>();
+  const elsewhere = new Map<string, Network[]>();
+  for (const network of networks) {
+    if (network.mnc.length !== 3) continue;
+    if (network.mcc === "310") {
+      if (!byCode.has(network.mnc)) byCode.set(network.mnc, network);
+    } else if (network.mcc >= "311" && network.mcc <= "316") {
+      const list = elsewhere.get(network.mnc) ?? [];
+      if (!list.some((n) => n.mcc === network.mcc)) list.push(network);
+      elsewhere.set(network.mnc, list);
+    }
+  }
+  for (const [code, list] of elsewhere) if (!byCode.has(code) && list.length === 1) byCode.set(code, list[0]!);
+  return byCode;
+}
+
+/**
+ * The issuer prefixes the numbering rules give, one per network of each rule's country. Where one rule
+ * gives a prefix twice (a country with two MCCs), the live network wins over one no longer operating and
+ * two names of one issuer are one entry; two live issuers stay two entries, for the merge to reject.
+ */
+export function numberingEntries(rules: NumberingRule[], networks: Network[]): RegistryEntry[] {
+  const entries: RegistryEntry[] = [];
+  const countries = byCountry(networks);
+  for (const rule of rules) {
+    const own = countries.get(rule.country) ?? [];
+    if (rule.scheme === "itu") continue;
+    if (rule.scheme === "us-network-code") {
+      for (const [code, network] of usNetworks(own)) entries.push(ruleEntry(`8901${code}`, network, rule));
+      continue;
+    }
+    const byPrefix = new Map<string, Network[]>();
+    for (const network of own) {
+      const prefix = rule.scheme === "mcc-mnc" ? `89${network.mcc}${network.mnc}` : `89${rule.callingCode}${network.mnc}`;
+      const list = byPrefix.get(prefix) ?? [];
+      const first = list[0];
+      if (!first || (first.operational === network.operational && !sameIssuer(first.name, network.name))) list.push(network);
+      byPrefix.set(prefix, list);
+    }
+    for (const [prefix, list] of byPrefix) for (const network of list) entries.push(ruleEntry(prefix, network, rule));
+  }
+  return entries;
+}

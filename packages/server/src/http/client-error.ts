@@ -1,0 +1,57 @@
+import { STATUS_CODES, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ProblemCode } from "@iccid/core";
+import { HttpProblem } from "./problem.js";
+import { BASIC_HEADERS, newRequestId } from "./wire-basics.js";
+
+// What Node's HTTP parser reports, as the problem the client gets (Node itself would answer a bare
+// 400/408/413/431 without a request id, Cache-Control or a problem body).
+const PROBLEMS: Record<string, [ProblemCode, string]> = {
+  HPE_HEADER_OVERFLOW: ["headers_too_large", "The request's header section is over the size limit."],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: ["payload_too_large", "The chunk extensions are over the size limit."],
+  ERR_HTTP_REQUEST_TIMEOUT: ["request_timeout", "The request did not arrive in full in time."],
+};
+
+const answered = new WeakSet<Duplex>();
+
+/**
+ * The server's `clientError` handler: a request Node could not parse (or that timed out) is answered with
+ * a problem body like any other, then the connection closes. When an earlier request pipelined on the same
+ * connection is still being answered, its answer goes out first: that request was handled (and maybe
+ * charged), so it must not be cut off by the malformed one behind it.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (answered.has(socket)) return; // the parser reports each later chunk again
+  answered.add(socket);
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+    // The bad bytes follow a request received in full: it is answered first, then the refusal.
+    inFlight.once("finish", () => writeProblem(error, socket));
+    inFlight.once("close", () => inFlight.writableFinished || socket.destroy());
+    return;
+  }
+  // The bad bytes are the request itself (or its body): refuse it, unless its answer has begun already.
+  if (inFlight?.headersSent) socket.destroy();
+  else writeProblem(error, socket);
+}
+
+function writeProblem(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const [code, detail] = PROBLEMS[error.code ?? ""] ?? ["bad_request", "The request is not well-formed HTTP."];
+  const problem = new HttpProblem(code, detail);
+  const requestId = newRequestId();
+  const body = JSON.stringify(problem.body(requestId));
+  const headers = {
+    "Content-Type": "application/problem+json",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "X-Request-Id": requestId,
+    ...BASIC_HEADERS,
+    Connection: "close",
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n${body}`, () => socket.destroy());
+}

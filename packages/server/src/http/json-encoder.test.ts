@@ -1,0 +1,109 @@
+import { BatchResult, LookupResult, type BatchItem } from "@iccid/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { IccidDecoder } from "../decode/decoder.js";
+import { jsonEncoder, type JsonEncoder } from "./json-encoder.js";
+
+const batchJson = jsonEncoder(BatchResult);
+
+function pieces<T>(encoder: JsonEncoder<T>, value: T): string {
+  const out: string[] = [];
+  encoder.encodeTo(value, (piece) => out.push(piece));
+  return out.join("");
+}
+
+// Strings that need escaping, that are not ASCII, or not even well-formed UTF-16.
+const text = fc
+  .array(fc.constantFrom("a", "8", " ", '"', "\\", "\n", "\u0000", "\u001f", "\u007f", "é", "€", "😀", "\ud800", "\udc00", "`", "${"), { maxLength: 6 })
+  .map((parts) => parts.join(""));
+const country = fc.record({ iso2: fc.constantFrom("GB", "DE"), name: text });
+const issuer = fc.record(
+  {
+    prefix: text,
+    name: text,
+    source: fc.constantFrom("itu-e118" as const, "custom" as const),
+    registered_name: text,
+    origin: fc.constantFrom("itu-e118" as const, "numbering-rule" as const, "curated" as const, "custom" as const),
+    confidence: fc.constantFrom("registered" as const, "inferred" as const),
+  },
+  { requiredKeys: ["prefix", "name", "source", "origin", "confidence"] },
+);
+const digit = fc.constantFrom("0", "7");
+const homeNetwork = fc.record({ mcc: fc.constantFrom("310", "234"), mnc: fc.constantFrom("410", "15") });
+const warning = fc.record({ code: fc.constantFrom("padding_stripped" as const, "hex_digits" as const), message: text });
+const result = fc.record({
+  iccid: text,
+  input: text,
+  valid: fc.boolean(),
+  length: fc.integer({ min: 0, max: 22 }),
+  checks: fc.record(
+    {
+      format: fc.boolean(),
+      luhn: fc.constantFrom("valid" as const, "invalid" as const, "not_applicable" as const),
+      expected_check_digit: digit,
+      missing_check_digit: digit,
+    },
+    { requiredKeys: ["format", "luhn"] },
+  ),
+  check_digit: text,
+  mii: text,
+  calling_code: fc.option(text, { nil: null }),
+  // shared and frozen, as the decoder hands them out, or fresh
+  country: fc.option(fc.oneof(country, country.map((c) => Object.freeze(c))), { nil: null }),
+  issuer: fc.option(fc.oneof(issuer, issuer.map((i) => Object.freeze(i))), { nil: null }),
+  home_network: fc.option(fc.oneof(homeNetwork, homeNetwork.map((h) => Object.freeze(h))), { nil: null }),
+  account_number: fc.option(text, { nil: null }),
+  warnings: fc.array(fc.oneof(warning, warning.map((w) => Object.freeze(w))), { maxLength: 2 }),
+  data_version: text,
+});
+const item: fc.Arbitrary<BatchItem> = fc.oneof(
+  fc.record({ index: fc.nat(), ok: fc.constant(true as const), result }),
+  fc.record({ index: fc.nat(), ok: fc.constant(false as const), input: text, error: fc.record({ code: fc.constant("too_short" as const), message: text }) }),
+);
+const summary = fc.record({ total: fc.nat(), ok: fc.nat(), failed: fc.nat(), valid: fc.nat(), invalid: fc.nat(), unique: fc.nat() });
+
+describe("jsonEncoder", () => {
+  it("writes exactly what JSON.stringify writes, whole and in pieces", () => {
+    // past 16 items, encodeTo hands an answer over in pieces
+    fc.assert(
+      fc.property(fc.record({ results: fc.array(item, { maxLength: 24 }), summary }), (answer) => {
+        const expected = JSON.stringify(answer);
+        expect(batchJson.encode(answer)).toBe(expected);
+        expect(pieces(batchJson, answer)).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("writes the decoder's real results as JSON.stringify does, the shared frozen parts reused", () => {
+    const decoder = new IccidDecoder();
+    const inputs = ["89441000000000000018", "8944 1000 0000 0000 0018F", "8944100000000000001", "89014103211118510720", "89ABC", "12", "89882012345678901234"];
+    const results = [...inputs, ...inputs, ...inputs].map((input, index): BatchItem => {
+      const out = decoder.decode(input);
+      return out.ok ? { index, ok: true, result: out.result } : { index, ok: false, input, error: out.error };
+    });
+    const answer = { results, summary: { total: 21, ok: 15, failed: 6, valid: 9, invalid: 6, unique: 7 } };
+    expect(batchJson.encode(answer)).toBe(JSON.stringify(answer));
+    expect(pieces(batchJson, answer)).toBe(JSON.stringify(answer));
+  });
+
+  it("leaves out an undefined field and writes a value not of the schema's shape as JSON.stringify does", () => {
+    const lookupJson = jsonEncoder(LookupResult);
+    const odd = [null, 5, "text", [1, 2], { iccid: "894", input: undefined }, { nested: { deeper: [undefined, "é"] } }];
+    for (const value of odd) expect(lookupJson.encode(value as never)).toBe(JSON.stringify(value));
+    const withOptional = jsonEncoder(z.object({ a: z.string(), b: z.number().optional(), c: z.array(z.string()) }));
+    expect(withOptional.encode({ a: "x", c: [] })).toBe('{"a":"x","c":[]}');
+    expect(pieces(withOptional, { a: "x", c: ["y"] })).toBe('{"a":"x","c":["y"]}');
+    expect(withOptional.encode({ a: "x", b: Number.NaN, c: [] })).toBe('{"a":"x","b":null,"c":[]}');
+  });
+
+  it("does not reuse the JSON of a frozen object whose fields are objects themselves", () => {
+    const outer = jsonEncoder(z.object({ inner: z.object({ n: z.number() }) }));
+    const inner = { n: 1 };
+    const value = Object.freeze({ inner });
+    expect(outer.encode(value)).toBe('{"inner":{"n":1}}');
+    inner.n = 2;
+    expect(outer.encode(value)).toBe('{"inner":{"n":2}}');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { ChargeBatch } from "./charge-batch.js";
+import type { Charge, ChargeOutcome } from "./store.js";
+
+const charge = (lookups: number): Charge => ({
+  account_id: "acc_1",
+  key_id: "key_1",
+  period_start: 0,
+  bucket_start: 0,
+  lookups,
+  quota_limit: 100,
+});
+
+describe("ChargeBatch", () => {
+  it("keeps committing after a commit that throws synchronously (a SQLite write error)", async () => {
+    let failNext = true;
+    const batch = new ChargeBatch((charges): ChargeOutcome[] => {
+      if (failNext) {
+        failNext = false;
+        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      }
+      return charges.map((c) => ({ charged: true, used: c.lookups }));
+    });
+    await expect(batch.add(charge(1))).rejects.toThrow("database or disk is full");
+    await expect(batch.add(charge(2))).resolves.toEqual({ charged: true, used: 2 });
+    await batch.drain();
+  });
+
+  it("keeps committing after a commit that rejects, and maps the error", async () => {
+    let failNext = true;
+    const batch = new ChargeBatch(
+      async (charges): Promise<ChargeOutcome[]> => {
+        if (failNext) {
+          failNext = false;
+          throw new Error("connection terminated");
+        }
+        return charges.map((c) => ({ charged: true, used: c.lookups }));
+      },
+      (error) => new Error(`mapped: ${(error as Error).message}`),
+    );
+    await expect(batch.add(charge(1))).rejects.toThrow("mapped: connection terminated");
+    await expect(batch.add(charge(3))).resolves.toEqual({ charged: true, used: 3 });
+    await batch.drain();
+  });
+
+  it("answers charges that arrive during a commit in the next commit, in order", async () => {
+    const commits: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+      commits.push(charges.map((c) => c.lookups));
+      if (commits.length === 1) await gate;
+      return charges.map((c) => ({ charged: true, used: c.lookups }));
+    });
+    const first = batch.add(charge(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [batch.add(charge(2)), batch.add(charge(3))];
+    release();
+    await Promise.all([first, ...later]);
+    await batch.drain();
+    expect(commits).toEqual([[1], [2, 3]]);
+  });
+});

@@ -1,0 +1,103 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killServerProcesses, SERVER_BIN, startServerProcess, stopServerProcess } from "../src/testing.js";
+import { call, sessionCookie } from "./http.js";
+
+// `plan set|list`, `account plan`, `account password` through the built iccid-server on a temp database.
+let dir: string;
+let db: string;
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [SERVER_BIN, ...args], { input, encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const plans = () => JSON.parse(run(["plan", "list", "--json"]).stdout) as Array<Record<string, unknown>>;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "iccid-ops-"));
+  db = join(dir, "iccid.db");
+});
+afterAll(() => {
+  killServerProcesses();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("operator commands", () => {
+  it("list plans, starting with the documented default", () => {
+    expect(plans()).toEqual([{ name: "standard", rate_limit: 600, window_seconds: 60, monthly_lookups: 100_000 }]);
+    expect(run(["plan", "list"]).stdout).toBe("standard\t600\t60\t100000\n");
+  });
+
+  it("create a plan only with all its numbers, and change one number keeping the others", () => {
+    const partialNew = run(["plan", "set", "pro", "--rate-limit", "1200"]);
+    expect(partialNew.status).toBe(2);
+    expect(partialNew.stderr).toMatch(/plan pro does not exist yet: a new plan needs .*\(missing --window, --monthly-lookups\)/);
+    expect(plans().map((p) => p.name)).toEqual(["standard"]);
+
+    const created = run(["plan", "set", "pro", "--rate-limit", "1200", "--window", "60", "--monthly-lookups", "1000000"]);
+    expect(created.stdout).toBe("plan pro: 1,200 requests / 60 s, 1,000,000 lookups / month\n");
+
+    expect(run(["plan", "set", "pro", "--monthly-lookups", "2000000"]).status).toBe(0);
+    expect(plans()).toContainEqual({ name: "pro", rate_limit: 1200, window_seconds: 60, monthly_lookups: 2_000_000 });
+
+    const nothing = run(["plan", "set", "pro"]);
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toMatch(/nothing to change/);
+    expect(run(["plan", "set", "pro", "--window", "0"]).status).toBe(2);
+  });
+
+  it("move an account to another plan, which the running server then applies", async () => {
+    // A plan of its own, so that this test does not lean on the one before.
+    expect(run(["plan", "set", "bulk", "--rate-limit", "1200", "--window", "60", "--monthly-lookups", "2000000"]).status).toBe(0);
+    expect(run(["account", "create", "--email", "buyer@example.test"]).status).toBe(0);
+    const unknown = run(["account", "plan", "--email", "buyer@example.test", "platinum"]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/unknown plan platinum/);
+    expect(run(["account", "plan", "--email", "nobody@example.test", "bulk"]).stderr).toMatch(/no account with email/);
+
+    const moved = run(["account", "plan", "--email", "buyer@example.test", "bulk"]);
+    expect(moved.stdout).toBe("buyer@example.test: plan bulk: 1,200 requests / 60 s, 2,000,000 lookups / month\n");
+    const listed = JSON.parse(run(["account", "list", "--json"]).stdout) as Array<{ email: string; plan: string }>;
+    expect(listed.find((a) => a.email === "buyer@example.test")?.plan).toBe("bulk");
+
+    const key = run(["key", "create", "--email", "buyer@example.test"]).stdout.trim();
+    const server = await startServerProcess(db);
+    try {
+      const usage = await call(server.url, "GET", "/api/v1/usage", { key });
+      expect(usage.body.subscription.plan).toBe("bulk");
+      expect(usage.body.quota.limit).toBe(2_000_000);
+      expect(usage.headers["ratelimit-policy"]).toMatch(/q=1200;w=60/);
+    } finally {
+      await stopServerProcess(server);
+    }
+  });
+
+  it("reset a password: the new one signs in, the old one and the old sessions no longer do", async () => {
+    run(["account", "create", "--email", "forgetful@example.test", "--password-stdin"], "first-password\n");
+    const server = await startServerProcess(db);
+    try {
+      const signIn = (password: string) => call(server.url, "POST", "/api/v1/session", { body: { email: "forgetful@example.test", password } });
+      const before = await signIn("first-password");
+      expect(before.status).toBe(201);
+      const oldSession = sessionCookie(before);
+
+      expect(run(["account", "password", "--email", "forgetful@example.test", "--password-stdin"], "short\n").status).toBe(2);
+      const changed = run(["account", "password", "--email", "forgetful@example.test", "--password-stdin"], "second-password\n");
+      expect(changed.stdout).toBe("forgetful@example.test: password changed, sessions ended\n");
+      expect((await call(server.url, "GET", "/api/v1/session", { cookie: oldSession })).status).toBe(401);
+      expect((await signIn("first-password")).status).toBe(401);
+      expect((await signIn("second-password")).status).toBe(201);
+
+      const generated = run(["account", "password", "--email", "forgetful@example.test"]);
+      const password = /generated password \(shown once\): (\S+)/.exec(generated.stderr)![1]!;
+      expect(generated.stdout).not.toContain(password);
+      expect((await signIn(password)).status).toBe(201);
+    } finally {
+      await stopServerProcess(server);
+    }
+  });
+});

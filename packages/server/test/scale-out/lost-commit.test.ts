@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Accounts } from "../../src/services/accounts.js";
+import { StoreUnavailable } from "../../src/store/errors.js";
+import { createTestSchema, type TestSchema } from "../../src/store/postgres/test-schema.js";
+import { PgStore } from "../../src/store/postgres/pg-store.js";
+import type { Charge } from "../../src/store/store.js";
+import { TcpRelay } from "../../src/testing-relay.js";
+import { systemClock } from "../../src/time.js";
+
+// A charge's COMMIT whose connection drops: through a relay that cuts the connection at that exact point,
+// before COMMIT reaches PostgreSQL or after it did but before the answer came back. The store must report
+// what happened: charged when it committed, 503 and nothing written when it did not.
+const PG = new URL(process.env.ICCID_TEST_POSTGRES_URL!);
+
+let schema: TestSchema;
+let relay: TcpRelay;
+let store: PgStore;
+let charge: (lookups: number) => Charge;
+
+beforeAll(async () => {
+  schema = await createTestSchema(PG.href);
+  relay = await TcpRelay.start(PG.hostname, Number(PG.port || 5432));
+  const viaRelay = new URL(PG.href);
+  viaRelay.port = String(relay.port);
+  store = new PgStore(viaRelay.href, { schema: schema.name });
+  await store.migrate();
+  await store.upsertPlan({ name: "standard", rate_limit: 100, window_seconds: 60, monthly_lookups: 1_000 });
+  const account = await new Accounts(store, systemClock).create({ email: "commit@example.test", password: "long-enough-password", plan: "standard" });
+  charge = (lookups) => ({ account_id: account.id, key_id: "key_test", period_start: 0, bucket_start: 0, lookups, quota_limit: 1_000 });
+});
+afterAll(async () => {
+  await store?.close();
+  await relay?.close();
+  await schema?.drop();
+});
+
+describe("a COMMIT whose connection drops", () => {
+  it("after PostgreSQL committed: the charge stands and is reported as charged (no 503, no second charge on retry)", async () => {
+    relay.cutAt("COMMIT", "after");
+    await expect(store.charge(charge(3))).resolves.toEqual({ charged: true, used: 3 });
+    expect(await store.quotaUsed(charge(0).account_id, 0)).toBe(3);
+  });
+
+  it("before PostgreSQL got it: 503 unavailable, and nothing was charged", async () => {
+    relay.cutAt("COMMIT", "before");
+    await expect(store.charge(charge(5))).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(await store.quotaUsed(charge(0).account_id, 0)).toBe(3);
+    await expect(store.charge(charge(1))).resolves.toEqual({ charged: true, used: 4 });
+  });
+});

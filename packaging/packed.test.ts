@@ -1,0 +1,89 @@
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const PACKAGES = ["core", "sdk", "cli", "server"];
+let dir: string;
+let app: string;
+let tarballs: string[];
+
+const run = (command: string, args: string[], cwd = app) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const bin = (name: string) => join(app, "node_modules", ".bin", name);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "iccid-packed-"));
+  for (const name of PACKAGES) run("pnpm", ["pack", "--pack-destination", join(dir, "tgz")], join(ROOT, "packages", name));
+  tarballs = readdirSync(join(dir, "tgz")).map((file) => join(dir, "tgz", file));
+  app = join(dir, "app");
+  run("mkdir", ["-p", app], dir);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch", private: true }));
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs]);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the packed packages, installed with npm into an empty project", () => {
+  it("carry versions, not workspace: links, in their dependencies", () => {
+    for (const tarball of tarballs) {
+      const manifest = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"], dir)) as { dependencies?: Record<string, string> };
+      for (const range of Object.values(manifest.dependencies ?? {})) expect(range).not.toMatch(/^workspace:/);
+    }
+  });
+
+  it("the SDK loads with require and with import", () => {
+    const probe = "console.log(typeof sdk.IccidClient, sdk.luhnCheckDigit('8944100000000000001'), typeof sdk.isAPIError)";
+    expect(run("node", ["-e", `const sdk = require("@iccid/sdk"); ${probe}`])).toBe("function 8 function\n");
+    expect(run("node", ["--input-type=module", "-e", `import * as sdk from "@iccid/sdk"; ${probe}`])).toBe("function 8 function\n");
+  });
+
+  it("the SDK's types check strictly from CommonJS and from ES modules", () => {
+    const use = `const client = new IccidClient({ apiKey: "iccid_x", maxRetries: 0 });
+const lookup: Promise<LookupResult> = client.iccid.lookup("8944 1000 0000 0000 0018");
+const digit: string = luhnCheckDigit("8944100000000000001");
+// @ts-expect-error: the types are real, not any
+const wrong: number = digit;
+void lookup; void wrong;
+`;
+    writeFileSync(join(app, "cjs.cts"), `import { IccidClient, luhnCheckDigit, type LookupResult } from "@iccid/sdk";\n${use}`);
+    writeFileSync(join(app, "esm.mts"), `import { IccidClient, luhnCheckDigit, type LookupResult } from "@iccid/sdk";\n${use}`);
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const flags = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--skipLibCheck", "false", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types")];
+    expect(run("node", [tsc, ...flags, "cjs.cts", "esm.mts"])).toBe("");
+  });
+
+  it("iccid --version answers", () => {
+    expect(run(bin("iccid"), ["--version"]).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("iccid-server start serves, and iccid looks up through it", async () => {
+    const server = spawn(bin("iccid-server"), ["start", "--port", "0", "--db", join(app, "data", "iccid.db")], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    server.stdout.on("data", (d) => (out += d));
+    server.stderr.on("data", (d) => (err += d));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout.on("data", () => {
+          const m = /"url":"(http:[^"]+)"/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        server.on("exit", () => reject(new Error(`iccid-server exited: ${err}`)));
+      });
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(200);
+      // The credentials go to stderr, which may trail stdout's "listening" line: wait for them, not for a time.
+      while (!/API key: +iccid_\S+\n/.test(err)) await once(server.stderr, "data");
+      const key = /API key: +(iccid_\S+)/.exec(err)![1]!;
+      const lookup = execFileSync(bin("iccid"), ["lookup", "89441000000000000018", "--json"], { cwd: app, encoding: "utf8", env: { ...process.env, ICCID_API_KEY: key, ICCID_BASE_URL: url } });
+      expect(JSON.parse(lookup)).toMatchObject({ iccid: "89441000000000000018", valid: true });
+    } finally {
+      server.kill("SIGTERM");
+      if (server.exitCode === null) await once(server, "exit");
+    }
+    expect(server.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,16 @@
+// `npm start` / `pnpm start`: from a fresh clone with only Node and npm, fetch pnpm if needed, install,
+// build what is stale (nothing, on a restart), then run `iccid-server start` with any extra arguments
+// (`npm start -- --port 9000`; ICCID_PORT and the other ICCID_* variables apply as usual).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT } from "./toolchain.mjs";
+
+ensurePnpm();
+ensureInstalled();
+ensureBuilt(["core", "server"]);
+const server = spawn(process.execPath, [join(ROOT, "packages/server/dist/bin.js"), "start", ...process.argv.slice(2)], {
+  cwd: ROOT,
+  env: childEnv(),
+  stdio: "inherit",
+});
+process.exitCode = await relay(server);

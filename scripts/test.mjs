@@ -1,0 +1,101 @@
+// `npm test` / `pnpm test` (and CI through .ci/run): from a fresh clone with only Node and npm, fetch
+// pnpm if needed, install, make sure Chromium is there for the browser test (installing it with apt-get
+// where we may), find PostgreSQL and Redis on their default local ports, build, type-check and run every
+// suite the machine can run. Extra arguments go to vitest (`npm test -- --project cli`). What it could not
+// run it says, with the reason, before and after the run.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
+
+const skipped = [];
+
+async function chromium() {
+  const path = process.env.ICCID_CHROMIUM ?? "/usr/bin/chromium";
+  if (existsSync(path)) return;
+  const hasApt = spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0;
+  const root = process.getuid?.() === 0;
+  const sudo = !root && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
+  if (hasApt && (root || sudo)) {
+    say("--- installing Chromium with apt-get (for the account page's browser test)");
+    const env = { ...childEnv(), DEBIAN_FRONTEND: "noninteractive" };
+    const [command, prefix] = root ? ["apt-get", []] : ["sudo", ["apt-get"]];
+    // Another apt-get (a colleague installing something) holds the lock for a while: wait for it.
+    const apt = (args) => run(command, [...prefix, "-o", "DPkg::Lock::Timeout=600", ...args], { env, quiet: true });
+    if (apt(["update", "-qq"]) === 0 && apt(["install", "-y", "-qq", "chromium"]) === 0 && existsSync(path)) return;
+  }
+  const why = !hasApt ? "no apt-get on this machine" : !(root || sudo) ? "not root and no password-less sudo" : "apt-get install chromium failed";
+  skipped.push(`browser tests (server: test/e2e/account.test.ts, test/e2e/usage-chart.test.ts): no Chromium at ${path} and ${why}; install Chromium or set ICCID_CHROMIUM`);
+  process.env.ICCID_SKIP_BROWSER = "1";
+}
+
+function answers(port, probe) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    const done = (value) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(3000, () => done("no answer within 3 s"));
+    socket.on("error", (error) => done(error.code ?? error.message));
+    socket.on("connect", () => (probe ? socket.write(probe.send) : done(true)));
+    socket.on("data", (data) => done(probe.expect.test(String(data)) ? true : `unexpected answer ${JSON.stringify(String(data).slice(0, 40))}`));
+  });
+}
+
+/** PostgreSQL: the URL given, or postgres@127.0.0.1:5432 with a database of our own (created once). */
+async function postgres() {
+  if (process.env.ICCID_TEST_POSTGRES_URL) return true;
+  const reachable = await answers(5432);
+  if (reachable !== true) return `PostgreSQL does not answer on 127.0.0.1:5432 (${reachable})`;
+  const { Client } = createRequire(join(ROOT, "packages/server/package.json"))("pg");
+  const client = new Client({ connectionString: "postgres://postgres@127.0.0.1:5432/postgres", connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'iccid_test'");
+    if (exists.rowCount === 0) await client.query("CREATE DATABASE iccid_test");
+  } catch (error) {
+    return `PostgreSQL on 127.0.0.1:5432 refused user postgres without a password (${error.message}); set ICCID_TEST_POSTGRES_URL`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  process.env.ICCID_TEST_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/iccid_test";
+  return true;
+}
+
+async function redis() {
+  if (process.env.ICCID_TEST_REDIS_URL) return true;
+  const ok = await answers(6379, { send: "PING\r\n", expect: /^\+PONG/ });
+  if (ok !== true) return `Redis does not answer on 127.0.0.1:6379 (${ok})`;
+  process.env.ICCID_TEST_REDIS_URL = "redis://127.0.0.1:6379";
+  return true;
+}
+
+function reportSkipped() {
+  if (skipped.length === 0) return say("--- every suite ran (browser test, PostgreSQL + Redis suites included)");
+  say("--- NOT RUN on this machine:");
+  for (const line of skipped) say(`    - ${line}`);
+}
+
+ensurePnpm();
+ensureInstalled();
+await chromium();
+const [pg, rd] = await Promise.all([postgres(), redis()]);
+if (pg !== true || rd !== true) {
+  delete process.env.ICCID_TEST_POSTGRES_URL;
+  delete process.env.ICCID_TEST_REDIS_URL;
+  skipped.push(`server-postgres suite and scale-out tests: ${[pg, rd].filter((r) => r !== true).join("; ")}`);
+} else {
+  say(`--- PostgreSQL at ${process.env.ICCID_TEST_POSTGRES_URL}, Redis at ${process.env.ICCID_TEST_REDIS_URL}`);
+}
+if (skipped.length) reportSkipped();
+ensureBuilt();
+say("--- typecheck");
+if (run("pnpm", ["-s", "typecheck"]) !== 0) process.exit(1);
+say("--- vitest");
+const vitest = spawn("pnpm", ["exec", "vitest", "run", ...process.argv.slice(2)], { cwd: ROOT, env: childEnv({ ICCID_SKIP_BUILD: "1" }), stdio: "inherit" });
+const status = await relay(vitest);
+reportSkipped();
+process.exit(status);

@@ -1,0 +1,90 @@
+// What `npm start`, `npm test` and bin/* share: find or fetch pnpm, install when the lockfile or a
+// manifest changed, build the packages whose sources are newer than their dist/. Only Node built-ins here:
+// this runs before anything is installed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { constants } from "node:os";
+import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TOOLS = join(ROOT, ".tools");
+
+/** Our own progress lines: stderr, so that bin/iccid keeps stdout for data. */
+export function say(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+/** npm's run-script variables (npm_config_*) would reconfigure pnpm; children get a clean copy. */
+export function childEnv(extra = {}) {
+  const env = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("npm_")) env[name] = value;
+  env.PATH = [join(TOOLS, "node_modules", ".bin"), env.PATH].join(delimiter);
+  return { ...env, ...extra };
+}
+
+export function run(command, args, { env = childEnv(), quiet = false, cwd = ROOT } = {}) {
+  const result = spawnSync(command, args, { cwd, env, stdio: ["inherit", quiet ? "ignore" : process.stderr, "inherit"] });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function must(command, args, options) {
+  const status = run(command, args, options);
+  if (status !== 0) {
+    say(`${command} ${args.join(" ")} failed (exit ${status})`);
+    process.exit(status);
+  }
+}
+
+/** The pnpm of package.json's packageManager: the one on PATH when its major matches, else a private copy in .tools/. */
+export function ensurePnpm() {
+  const wanted = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).packageManager.replace(/^pnpm@/, "");
+  const major = wanted.split(".")[0];
+  const found = spawnSync("pnpm", ["--version"], { env: childEnv(), encoding: "utf8", shell: process.platform === "win32" });
+  if (found.status === 0 && found.stdout.trim().split(".")[0] === major) return;
+  say(`--- installing pnpm ${wanted} into .tools/ (no pnpm ${major} on PATH)`);
+  must("npm", ["install", "--prefix", TOOLS, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `pnpm@${wanted}`]);
+}
+
+function mtime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) if (entry !== "node_modules" && entry !== "dist") latest = Math.max(latest, newest(join(path, entry)));
+  return latest;
+}
+
+const PACKAGES = ["core", "sdk", "server", "cli"]; // dependency order
+
+/** Installs with the frozen lockfile when node_modules is missing or older than the lockfile or a manifest. */
+export function ensureInstalled() {
+  const manifests = [join(ROOT, "pnpm-lock.yaml"), join(ROOT, "package.json"), ...PACKAGES.map((p) => join(ROOT, "packages", p, "package.json"))];
+  const installed = mtime(join(ROOT, "node_modules", ".modules.yaml"));
+  if (installed && manifests.every((file) => mtime(file) <= installed)) return;
+  say("--- pnpm install --frozen-lockfile");
+  must("pnpm", ["install", "--frozen-lockfile"]);
+}
+
+/** Builds each package whose src/ (or web/, tsconfig, manifest) is newer than its dist/; the rest stay as they are. */
+export function ensureBuilt(packages = PACKAGES) {
+  for (const name of PACKAGES.filter((p) => packages.includes(p))) {
+    const dir = join(ROOT, "packages", name);
+    const built = mtime(join(dir, "dist", "index.js"));
+    const sources = Math.max(newest(join(dir, "src")), newest(join(dir, "web")), mtime(join(dir, "package.json")), mtime(join(dir, "tsconfig.build.json")));
+    if (built && sources <= built) continue;
+    say(`--- building @iccid/${name} (${built ? "sources changed" : "no dist/ yet"})`);
+    must("pnpm", ["--silent", "--filter", `@iccid/${name}`, "run", "build"]);
+  }
+}
+
+/** Runs a command with signals passed on; resolves to its exit status. */
+export function relay(child) {
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? 128 + (constants.signals[signal] ?? 0))));
+}
