@@ -55,6 +55,12 @@ void lookup; void wrong;
     expect(run("node", [tsc, ...flags, "cjs.cts", "esm.mts"])).toBe("");
   });
 
+  it("the server's test support is not published", () => {
+    const manifest = JSON.parse(run("node", ["-p", "JSON.stringify(require('./node_modules/@iccid/server/package.json'))"])) as { exports: object };
+    expect(Object.keys(manifest.exports)).toEqual(["."]);
+    expect(() => run("node", ["--input-type=module", "-e", 'await import("@iccid/server/testing")'])).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
   it("iccid --version answers", () => {
     expect(run(bin("iccid"), ["--version"]).trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });

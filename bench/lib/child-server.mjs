@@ -7,7 +7,10 @@
 // - "decode": no server; on the IPC message {batches: n} it does n times the plain in-process work of a
 //   batch of the 1000 bench ICCIDs: decode each, JSON.stringify the answer; and answers {done: n}.
 // Prints one JSON line {url, key} when ready; stops on SIGTERM.
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Router } from "@koa/router";
 import Koa from "koa";
 import { thousandIccids } from "./iccids.mjs";
@@ -31,26 +34,35 @@ if (kind === "echo") {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}`, key: "" }));
   stop = () => server.close();
-} else if (kind === "iccid") {
-  const { startTestServer } = await import("../../packages/server/dist/testing.js");
-  const server = await startTestServer({ plan: LIMITS });
-  console.log(JSON.stringify({ url: server.url, key: server.owner.apiKey }));
-  stop = () => server.close();
-} else if (kind === "iccid-pg") {
+} else if (kind === "iccid" || kind === "iccid-pg") {
   const s = await import("../../packages/server/dist/index.js");
-  const store = new s.PgStore(process.env.BENCH_PG_URL);
+  let store;
+  let limiterFactory;
+  let dispose = async () => {};
+  if (kind === "iccid") {
+    const dir = mkdtempSync(join(tmpdir(), "iccid-bench-"));
+    store = new s.SqliteStore(join(dir, "iccid.db"));
+    dispose = async () => rmSync(dir, { recursive: true, force: true });
+  } else {
+    store = new s.PgStore(process.env.BENCH_PG_URL);
+    const redis = s.connectRedis(process.env.ICCID_TEST_REDIS_URL);
+    await s.redisReady(redis);
+    limiterFactory = s.redisLimiters(redis, `bench:${process.pid}`);
+    dispose = async () => void (await redis.quit());
+  }
+  // What `iccid-server start` wires, with the bench's plan and one account with one key.
   await store.migrate();
   await store.upsertPlan({ name: "standard", ...LIMITS });
-  const redis = s.connectRedis(process.env.ICCID_TEST_REDIS_URL);
-  await s.redisReady(redis);
-  const app = s.createApp({ store, decoder: new s.IccidDecoder(), limiterFactory: s.redisLimiters(redis, `bench:${process.pid}`) });
+  const decoder = await s.loadDecoder(store);
+  const app = s.createApp({ store, decoder, ...(limiterFactory ? { limiterFactory } : {}) });
   const running = await s.listen(app, { host: "127.0.0.1", port: 0, store });
   const account = await new s.Accounts(store, s.systemClock).create({ email: "bench@example.test", password: "bench-password", plan: "standard" });
   const { key } = await new s.ApiKeys(store, s.systemClock).create(account.id, "bench");
   console.log(JSON.stringify({ url: running.url, key }));
   stop = async () => {
+    decoder.close();
     await running.close();
-    await redis.quit();
+    await dispose();
   };
 } else if (kind === "decode") {
   const { IccidDecoder } = await import("../../packages/server/dist/index.js");

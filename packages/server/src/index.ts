@@ -10,7 +10,6 @@ export { ApiKeys } from "./services/api-keys.js";
 export { DEFAULT_PLAN, DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
 export { openStore } from "./store/open.js";
 export { PgStore } from "./store/postgres/pg-store.js";
-export { createTestSchema } from "./store/postgres/test-schema.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
 export type { Plan, Store } from "./store/store.js";
 export { systemClock, type Clock } from "./time.js";

@@ -1,6 +1,6 @@
 import { API_KEY_PATTERN, formatApiKey } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../src/testing.js";
+import { startTestServer, type TestServer } from "../test-support/index.js";
 import { call, sessionCookie } from "./http.js";
 
 let server: TestServer;

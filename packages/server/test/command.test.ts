@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess } from "../src/testing.js";
+import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess } from "../test-support/index.js";
 import { eventually } from "./eventually.js";
 import { call } from "./http.js";
 

@@ -1,6 +1,6 @@
 import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../src/testing.js";
+import { startTestServer, type TestServer } from "../test-support/index.js";
 import { call } from "./http.js";
 
 let server: TestServer;

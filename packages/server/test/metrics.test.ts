@@ -11,7 +11,7 @@ import { ApiKeys } from "../src/services/api-keys.js";
 import { DEFAULT_PLAN } from "../src/settings.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { systemClock } from "../src/time.js";
-import { killServerProcesses, ownerCredentials, startServerProcess, stopServerProcess } from "../src/testing.js";
+import { killServerProcesses, ownerCredentials, startServerProcess, stopServerProcess } from "../test-support/index.js";
 import { call } from "./http.js";
 
 let dir: string;

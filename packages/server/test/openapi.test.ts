@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { PROBLEM_CODE_LIST } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../src/testing.js";
+import { startTestServer, type TestServer } from "../test-support/index.js";
 import { call } from "./http.js";
 
 let server: TestServer;

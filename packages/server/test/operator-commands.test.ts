@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, SERVER_BIN, startServerProcess, stopServerProcess } from "../src/testing.js";
+import { killServerProcesses, SERVER_BIN, startServerProcess, stopServerProcess } from "../test-support/index.js";
 import { call, sessionCookie } from "./http.js";
 
 // `plan set|list`, `account plan`, `account password` through the built iccid-server on a temp database.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../src/testing.js";
+import { startTestServer, type TestServer } from "../test-support/index.js";
 import { call } from "./http.js";
 
 let server: TestServer;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestAccount, type TestServer } from "../src/testing.js";
+import { startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
 import type { Clock } from "../src/time.js";
 import { call, sessionCookie } from "./http.js";
 

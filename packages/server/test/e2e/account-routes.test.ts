@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../src/testing.js";
+import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { call, sessionCookie } from "../http.js";
 
 // The account page's server side over plain HTTP: what the page is served with, and the session-authenticated

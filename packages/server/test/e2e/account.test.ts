@@ -1,7 +1,7 @@
 import { AuthenticationError, IccidClient, luhnCheckDigit } from "@iccid/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../src/testing.js";
+import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
 
 // The account page in a real browser, end to end: sign in, create a key, use it through the SDK, watch the

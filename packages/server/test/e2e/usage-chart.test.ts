@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeys } from "../../src/services/api-keys.js";
-import { startTestServer, type TestServer } from "../../src/testing.js";
+import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { billingPeriod, floorHour, systemClock } from "../../src/time.js";
 import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
 

@@ -3,8 +3,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestSchema, type TestSchema } from "../../src/store/postgres/test-schema.js";
-import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess, type ServerProcess } from "../../src/testing.js";
+import {
+  createTestSchema,
+  killServerProcesses,
+  ownerCredentials,
+  SERVER_BIN,
+  type ServerProcess,
+  startServerProcess,
+  stopServerProcess,
+  type TestSchema,
+} from "../../test-support/index.js";
 import { eventually } from "../eventually.js";
 import { call } from "../http.js";
 

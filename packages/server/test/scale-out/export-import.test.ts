@@ -3,8 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestSchema, type TestSchema } from "../../src/store/postgres/test-schema.js";
-import { killServerProcesses, ownerCredentials, SERVER_BIN, startServerProcess, stopServerProcess } from "../../src/testing.js";
+import {
+  createTestSchema,
+  killServerProcesses,
+  ownerCredentials,
+  SERVER_BIN,
+  startServerProcess,
+  stopServerProcess,
+  type TestSchema,
+} from "../../test-support/index.js";
 import { call } from "../http.js";
 
 // The documented move from one machine to several: export the SQLite file, import into PostgreSQL,

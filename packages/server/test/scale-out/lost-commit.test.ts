@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Accounts } from "../../src/services/accounts.js";
 import { StoreUnavailable } from "../../src/store/errors.js";
-import { createTestSchema, type TestSchema } from "../../src/store/postgres/test-schema.js";
+import { createTestSchema, TcpRelay, type TestSchema } from "../../test-support/index.js";
 import { PgStore } from "../../src/store/postgres/pg-store.js";
 import type { Charge } from "../../src/store/store.js";
-import { TcpRelay } from "../../src/testing-relay.js";
 import { systemClock } from "../../src/time.js";
 
 // A charge's COMMIT whose connection drops: through a relay that cuts the connection at that exact point,

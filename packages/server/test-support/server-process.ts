@@ -2,8 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
-// The real built `iccid-server` in its own process, so tests can kill and signal it. The path resolves the
-// same from src/ (tests run against sources) and from dist/.
+// The real built `iccid-server` in its own process, so tests can kill and signal it.
 export const SERVER_BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 
 export interface ServerProcess {

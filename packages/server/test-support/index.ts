@@ -3,18 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SubscriptionStatus } from "@iccid/core";
 import { pino } from "pino";
-import { createApp } from "./app.js";
-import { loadDecoder } from "./decode/load.js";
-import { listen } from "./http-server.js";
-import { connectRedis, redisLimiters, redisReady } from "./limits/redis-limiters.js";
-import { Accounts } from "./services/accounts.js";
-import { ApiKeys } from "./services/api-keys.js";
-import { DEFAULT_PLAN, type ServerSettings } from "./settings.js";
-import { createTestSchema, type TestSchema } from "./store/postgres/test-schema.js";
-import { PgStore } from "./store/postgres/pg-store.js";
-import { SqliteStore } from "./store/sqlite/sqlite-store.js";
-import type { Plan, Store } from "./store/store.js";
-import { systemClock, type Clock } from "./time.js";
+import { createApp } from "../src/app.js";
+import { loadDecoder } from "../src/decode/load.js";
+import { listen } from "../src/http-server.js";
+import { connectRedis, redisLimiters, redisReady } from "../src/limits/redis-limiters.js";
+import { Accounts } from "../src/services/accounts.js";
+import { ApiKeys } from "../src/services/api-keys.js";
+import { DEFAULT_PLAN, type ServerSettings } from "../src/settings.js";
+import { createTestSchema, type TestSchema } from "./postgres.js";
+import { PgStore } from "../src/store/postgres/pg-store.js";
+import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import type { Plan, Store } from "../src/store/store.js";
+import { systemClock, type Clock } from "../src/time.js";
 
 export {
   killServerProcesses,
@@ -25,9 +25,9 @@ export {
   stopServerProcess,
   type ServerProcess,
   type StartOptions,
-} from "./testing-process.js";
-export { createTestDatabase, type TestDatabase } from "./store/postgres/test-schema.js";
-export { TcpRelay } from "./testing-relay.js";
+} from "./server-process.js";
+export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchema } from "./postgres.js";
+export { TcpRelay } from "./tcp-relay.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at
