@@ -1,52 +1,89 @@
-import type { KeyGrant } from "../store.js";
+import type { KeyGrant } from "./store.js";
+
+export interface GrantCacheOptions {
+  /**
+   * Asked on a read at most every `recheckMs`: whether another process may have changed what grants depend
+   * on since the last ask (SQLite: `PRAGMA data_version` moved). True drops every grant.
+   */
+  changedElsewhere?: () => boolean;
+  recheckMs?: number;
+  /** A grant older than this is read again: the bound on seeing a change no notice reached us about. */
+  maxAgeMs?: number;
+  maxEntries?: number;
+}
 
 /**
- * Key grants read from one SQLite file, kept until anything they depend on may have changed. This
- * process's own changes (revoking a key through the API, say) call `clear()`/`forgetKey()`, so they are
- * refused on the very next request. Another process's commits (an operator command changing a
- * subscription or a plan) move `PRAGMA data_version`, which is read at most every `recheckMs`: that query
- * was the largest single cost of a lookup, so such changes are seen within that time instead.
+ * Key grants (key, account, subscription, plan: everything the Bearer pipeline needs) kept between
+ * requests, because reading one is the largest store cost of a lookup. The store's own changes call
+ * `clear()`/`forgetKey()` once written, so they apply to the very next request; changes made elsewhere are
+ * seen through `changedElsewhere` (SQLite) or a notice that calls `clear()` (PostgreSQL's LISTEN/NOTIFY),
+ * and `maxAgeMs` bounds the rest.
+ *
+ * A read that was under way while a change was seen must not put the old grant back: `set` takes the
+ * generation the read started in and keeps the grant only if nothing was dropped since.
  */
 export class GrantCache {
-  readonly #byHash = new Map<string, KeyGrant>();
-  #version: number;
+  readonly #byHash = new Map<string, { grant: KeyGrant; readAt: number }>();
+  #generation = 0;
   #checkedAt = 0;
+  #enabled = true;
+  readonly #changedElsewhere: (() => boolean) | undefined;
+  readonly #recheckMs: number;
+  readonly #maxAgeMs: number;
+  readonly #maxEntries: number;
 
-  constructor(
-    private readonly dataVersion: () => number,
-    private readonly recheckMs = 100,
-    private readonly maxEntries = 10_000,
-  ) {
-    this.#version = dataVersion();
+  constructor(options: GrantCacheOptions = {}) {
+    this.#changedElsewhere = options.changedElsewhere;
+    this.#recheckMs = options.recheckMs ?? 100;
+    this.#maxAgeMs = options.maxAgeMs ?? Infinity;
+    this.#maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** The generation a read starts in, to hand to `set` when it is done. */
+  get generation(): number {
+    return this.#generation;
   }
 
   get(hash: string): KeyGrant | undefined {
+    if (!this.#enabled) return undefined;
     const now = performance.now();
-    if (now - this.#checkedAt >= this.recheckMs) {
+    if (this.#changedElsewhere && now - this.#checkedAt >= this.#recheckMs) {
       this.#checkedAt = now;
-      const version = this.dataVersion();
-      if (version !== this.#version) {
-        this.#version = version;
-        this.#byHash.clear();
+      if (this.#changedElsewhere()) {
+        this.clear();
         return undefined;
       }
     }
-    return this.#byHash.get(hash);
+    const entry = this.#byHash.get(hash);
+    if (!entry || now - entry.readAt > this.#maxAgeMs) return undefined;
+    return entry.grant;
   }
 
-  set(hash: string, grant: KeyGrant): void {
-    if (this.#byHash.size >= this.maxEntries) this.#byHash.clear();
-    this.#byHash.set(hash, grant);
+  set(hash: string, grant: KeyGrant, generation: number): void {
+    if (!this.#enabled || generation !== this.#generation) return;
+    if (this.#byHash.size >= this.#maxEntries) this.#byHash.clear();
+    this.#byHash.set(hash, { grant, readAt: performance.now() });
   }
 
   /** Drops the grant of one key (its row changed). */
   forgetKey(keyId: string): void {
-    for (const [hash, grant] of this.#byHash) {
-      if (grant.key.id === keyId) this.#byHash.delete(hash);
+    this.#generation++;
+    for (const [hash, entry] of this.#byHash) {
+      if (entry.grant.key.id === keyId) this.#byHash.delete(hash);
     }
   }
 
   clear(): void {
+    this.#generation++;
     this.#byHash.clear();
+  }
+
+  /**
+   * Off while changes made elsewhere cannot be heard of (the notice channel is down): nothing is kept or
+   * answered from the cache until it is on again, and turning it on starts empty.
+   */
+  set enabled(enabled: boolean) {
+    if (enabled !== this.#enabled) this.clear();
+    this.#enabled = enabled;
   }
 }

@@ -79,4 +79,22 @@ export const MIGRATIONS: readonly string[] = [
     FOR EACH STATEMENT EXECUTE FUNCTION custom_prefixes_changed();
   `,
   `CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at BIGINT NOT NULL);`,
+  // 4: instances cache key grants; every change a grant depends on notifies them all (grant-notices.ts).
+  // Only columns a grant reads: touching a key's last_used_at notifies nobody.
+  `
+  CREATE FUNCTION key_grants_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('iccid_key_grants', current_schema());
+      RETURN NULL;
+    END
+  $$;
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OF revoked_at, hash, account_id OR DELETE OR TRUNCATE ON api_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  CREATE TRIGGER key_grants_changed AFTER DELETE OR TRUNCATE ON accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON subscriptions
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON plans
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  `,
 ];

@@ -1,9 +1,11 @@
 import pg from "pg";
 import type { CustomPrefix } from "../../decode/decoder.js";
 import { ChargeBatch } from "../charge-batch.js";
+import { GrantCache } from "../grant-cache.js";
 import { EmailTaken, SchemaTooNew } from "../errors.js";
 import { heartbeatSql } from "../heartbeat.js";
 import { storeError } from "./pg-errors.js";
+import { GrantNotices } from "./grant-notices.js";
 import { inTransaction, type Queryable } from "./transaction.js";
 import type {
   Account,
@@ -41,24 +43,37 @@ const types = {
 };
 
 const MIGRATION_LOCK = 0x1cc1d; // any constant: serialises migrations across instances
+/** The longest a cached key grant is used: the bound on seeing another instance's change. */
+export const GRANT_MAX_AGE_MS = 1_000;
 
 
 /** The shared store for several instances: PostgreSQL through a connection pool. */
 export class PgStore implements Store {
   readonly #pool: pg.Pool;
   readonly #charges = new ChargeBatch((charges) => this.#chargeAll(charges));
+  // Grants are cached as on SQLite; other instances' changes arrive as notices (migration 4). A notice that
+  // is lost without the connection noticing is bounded by the grants' age: documented as at most 1 s.
+  readonly #grants = new GrantCache({ maxAgeMs: GRANT_MAX_AGE_MS });
+  readonly #notices: GrantNotices;
+  #listening = false;
 
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
-    this.#pool = new pg.Pool({
+    const connection = {
       connectionString,
       types,
-      max: options.max ?? 10,
       connectionTimeoutMillis: 5_000,
       // No store call waits forever on a connection that died without a word: past this it is lost (503).
       query_timeout: 15_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
+    };
+    this.#pool = new pg.Pool({ ...connection, max: options.max ?? 10 });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
+    this.#grants.enabled = false;
+    this.#notices = new GrantNotices(
+      () => new pg.Client(connection),
+      () => this.#grants.clear(),
+      (listening) => (this.#grants.enabled = listening),
+    );
   }
 
   async #query<R>(sql: string, params: unknown[] = [], on: Queryable = this.#pool): Promise<R[]> {
@@ -92,6 +107,7 @@ export class PgStore implements Store {
 
   async close(): Promise<void> {
     await this.#charges.drain();
+    await this.#notices.close();
     await this.#pool.end();
   }
 
@@ -110,6 +126,7 @@ export class PgStore implements Store {
          window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
       [plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups],
     );
+    this.#grants.clear();
   }
 
   async getPlan(name: string): Promise<Plan | undefined> {
@@ -153,6 +170,7 @@ export class PgStore implements Store {
   async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
     await this.#query("UPDATE subscriptions SET status = coalesce($1, status), plan = coalesce($2, plan) WHERE account_id = $3",
       [changes.status ?? null, changes.plan ?? null, accountId]);
+    this.#grants.clear();
   }
 
   async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
@@ -171,8 +189,19 @@ export class PgStore implements Store {
   }
 
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
+    // Listening starts with the first key check: operator commands, which never check keys, open no
+    // connection for it.
+    if (!this.#listening) {
+      this.#listening = true;
+      this.#notices.start();
+    }
+    const cached = this.#grants.get(hash);
+    if (cached) return cached;
+    const generation = this.#grants.generation;
     const row = await this.#one<GrantRow>(grantByHashSql("$1"), [hash]);
-    return row && grantFromRow(row);
+    const grant = row && grantFromRow(row);
+    if (grant) this.#grants.set(hash, grant, generation);
+    return grant;
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRow[]> {
@@ -184,12 +213,14 @@ export class PgStore implements Store {
       "UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2 AND account_id = $3 RETURNING revoked_at",
       [at, keyId, accountId],
     );
+    this.#grants.forgetKey(keyId);
     if (!row) return "not_found";
     return row.revoked_at === at ? "revoked" : "already_revoked";
   }
 
   async touchKey(keyId: string, at: number): Promise<void> {
     await this.#query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2", [at, keyId]);
+    this.#grants.forgetKey(keyId);
   }
 
   async insertSession(s: SessionRow): Promise<void> {

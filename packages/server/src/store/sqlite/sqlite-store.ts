@@ -21,7 +21,7 @@ import { openDatabase } from "./open-database.js";
 import type { DumpRow } from "../tables.js";
 import { ChargeBatch } from "../charge-batch.js";
 import { heartbeatSql } from "../heartbeat.js";
-import { GrantCache } from "./grant-cache.js";
+import { GrantCache } from "../grant-cache.js";
 import {
   accountFromRow,
   ACCOUNTS_WITH_SUBSCRIPTIONS_SQL,
@@ -56,10 +56,18 @@ export class SqliteStore implements Store {
     this.#db = openDatabase(path);
     const commit = this.#db.transaction((charges: Charge[]) => charges.map((c) => this.#charge(c)));
     this.#charges = new ChargeBatch((charges) => this.#run(() => commit.immediate(charges)));
+    // Another process's commits (an operator command changing a subscription or a plan) move
+    // data_version. Reading it was the largest single cost of a lookup, so it is read at most every 100 ms.
     const dataVersion = this.#db.prepare("PRAGMA data_version").pluck();
-    this.#grants = new GrantCache(() => {
-      this.#assertOpen();
-      return dataVersion.get() as number;
+    let seenVersion = dataVersion.get() as number;
+    this.#grants = new GrantCache({
+      changedElsewhere: () => {
+        this.#assertOpen();
+        const version = dataVersion.get() as number;
+        const moved = version !== seenVersion;
+        seenVersion = version;
+        return moved;
+      },
     });
   }
 
@@ -109,13 +117,13 @@ export class SqliteStore implements Store {
   }
 
   upsertPlan(plan: Plan): Promise<void> {
-    this.#grants.clear();
     return this.#run(() => {
       this.#sql(
         `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES (?, ?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
            window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
       ).run(plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups);
+      this.#grants.clear();
     });
   }
 
@@ -171,13 +179,13 @@ export class SqliteStore implements Store {
   }
 
   setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
-    this.#grants.clear();
     return this.#run(() => {
       this.#sql(`UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?`).run(
         changes.status ?? null,
         changes.plan ?? null,
         accountId,
       );
+      this.#grants.clear();
     });
   }
 
@@ -201,8 +209,9 @@ export class SqliteStore implements Store {
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
     const cached = this.#grants.get(hash);
     if (cached) return cached;
+    const generation = this.#grants.generation;
     const grant = await this.#run(() => this.#readGrant(hash));
-    if (grant) this.#grants.set(hash, grant);
+    if (grant) this.#grants.set(hash, grant, generation);
     return grant;
   }
 
@@ -216,20 +225,22 @@ export class SqliteStore implements Store {
   }
 
   revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
-    this.#grants.forgetKey(keyId);
     return this.#run(() => {
       const row = this.#sql(
         `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ?
          RETURNING revoked_at`,
       ).get(at, keyId, accountId) as { revoked_at: number } | undefined;
+      this.#grants.forgetKey(keyId);
       if (!row) return "not_found";
       return row.revoked_at === at ? "revoked" : "already_revoked";
     });
   }
 
   touchKey(keyId: string, at: number): Promise<void> {
-    this.#grants.forgetKey(keyId);
-    return this.#run(() => void this.#sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId));
+    return this.#run(() => {
+      this.#sql("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
+      this.#grants.forgetKey(keyId);
+    });
   }
 
   insertSession(session: SessionRow): Promise<void> {
