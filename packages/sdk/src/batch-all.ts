@@ -1,6 +1,7 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
+import { callName, checkedAnswer, type Answer } from "./answer.js";
 import { FastBatchResult } from "./batch-check.js";
-import type { IccidClient, RawAnswer, RequestOptions } from "./client.js";
+import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
 import { APIUserAbortError, ResponseValidationError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
 
@@ -47,8 +48,8 @@ interface Chunk {
   /** What is sent, and the chunk offset each sent item belongs at. */
   send: string[];
   offsets: number[];
-  /** The answer as raw bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
-  answer?: RawAnswer<BatchResult> | undefined;
+  /** The answer's body as bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
+  answer?: Answer<Buffer> | undefined;
 }
 
 /** Takes up to `max` ICCIDs from the source; fewer only at its end. */
@@ -57,6 +58,9 @@ type Reader = (max: number, into: (value: string) => void) => Promise<number> | 
 // A valid ICCID is at most 22 characters; written with separators it rarely needs more than 64. Longer
 // inputs go out normalised so that a chunk never nears the server's per-item (256) and body limits.
 const MAX_WIRE_INPUT = 64;
+
+/** The batch endpoint: every chunk's request is this, with the chunk's ICCIDs as its body. */
+const BATCH_CALL = { method: "POST", path: "/iccid/batch", auth: "api_key" } as const satisfies RequestSpec;
 
 function clampInt(value: number, min: number, max: number, name: string): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -179,10 +183,7 @@ async function* runChunks(
 
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
-    chunk.answer = await client.callRaw(
-      { method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids: chunk.send }, schema: FastBatchResult, backoff },
-      { ...requestOptions, signal: stop.signal },
-    );
+    chunk.answer = await client.callBytes({ ...BATCH_CALL, body: { iccids: chunk.send }, backoff }, { ...requestOptions, signal: stop.signal });
     progress.requests++;
     chunk.send = [];
     return chunk;
@@ -195,13 +196,13 @@ async function* runChunks(
    */
   function fill(chunk: Chunk): void {
     if (!chunk.answer) return;
-    const answer = chunk.answer.decode();
+    const answer: BatchResult = checkedAnswer(BATCH_CALL, FastBatchResult, chunk.answer);
     chunk.answer = undefined;
     const { items, offsets, start } = chunk;
     const results = answer.results;
     if (results.length !== offsets.length) {
       throw new ResponseValidationError({
-        what: "the answer to POST /api/v1/iccid/batch",
+        what: `the answer to ${callName(BATCH_CALL)}`,
         status: 200,
         issues: [{ path: "results", message: `expected ${offsets.length} items, got ${results.length}` }],
         body: answer,

@@ -1,5 +1,5 @@
 import { BatchResult, ICCID_ERROR_CODES, ICCID_WARNING_CODES, ISSUER_ORIGINS } from "@iccid/core";
-import type { ResponseSchema } from "./client.js";
+import type { ResponseSchema } from "./answer.js";
 
 // The batch answer checked at the cost of a few comparisons per item. zod's safeParse of a 1000-item
 // answer builds a copy of every object and cost more than the rest of the SDK's work on it together

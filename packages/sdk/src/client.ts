@@ -1,6 +1,7 @@
 import { isWellFormedApiKey } from "@iccid/core";
 import { Agent, type Dispatcher } from "undici";
-import { ApiKeyError, ResponseValidationError, type ValidationIssue } from "./errors.js";
+import { checkedAnswer, type Answer, type ResponseSchema } from "./answer.js";
+import { ApiKeyError } from "./errors.js";
 import { callWithRetries } from "./request.js";
 import { IccidResource } from "./resources/iccid.js";
 import { KeysResource } from "./resources/keys.js";
@@ -8,7 +9,7 @@ import { SessionResource } from "./resources/session.js";
 import { UsageResource } from "./resources/usage.js";
 import { DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
 import { SessionCookie } from "./session-cookie.js";
-import { exchange, type WireRequest, type WireResponse } from "./transport.js";
+import { exchange, readBytes, readText, type BodyReader, type WireAnswer, type WireRequest } from "./transport.js";
 import { SDK_VERSION } from "./version.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -46,35 +47,27 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** What `safeParse` of a core zod schema returns, typed structurally so the SDK needs no zod import. */
-export interface ResponseSchema<T> {
-  safeParse(data: unknown):
-    | { success: true; data: T }
-    | { success: false; error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } };
-}
-
-/** @internal How a resource method describes its call. */
-export interface CallSpec<T> {
+/** @internal How a resource method describes its request. */
+export interface RequestSpec {
   method: WireRequest["method"];
   /** Below `/api/v1`, already path-encoded. */
   path: string;
   query?: URLSearchParams | undefined;
   body?: unknown;
   auth: "api_key" | "session" | "none";
-  /** null: the answer has no body (204). */
-  schema: ResponseSchema<T> | null;
   /** false for calls that must not run twice (creating a key). */
   retry?: boolean;
   backoff?: SharedBackoff | undefined;
 }
 
-/**
- * @internal A successful answer kept as undecoded bytes, outside the JS heap, until `decode()` parses and
- * checks it. batchAll holds several answers before their turn, and a thousand parsed items each would
- * otherwise outlive young-generation GCs and fill the old generation.
- */
-export interface RawAnswer<T> {
-  decode(): T;
+/** @internal A request and the contract its answer's body is checked against. */
+export interface CallSpec<T> extends RequestSpec {
+  schema: ResponseSchema<T>;
+}
+
+/** @internal A request whose answer has no body (204). */
+export interface NoContentSpec extends RequestSpec {
+  schema: null;
 }
 
 function env(name: string): string | undefined {
@@ -93,10 +86,6 @@ function parseBaseUrl(raw: string): URL {
     throw new TypeError(`baseUrl must use http or https, got ${JSON.stringify(raw)}`);
   }
   return url;
-}
-
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
 }
 
 function masked(key: string): string {
@@ -148,17 +137,26 @@ export class IccidClient {
   }
 
   /** @internal Sends one API call with retries and checks the answer against the contract. */
-  async call<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<T> {
-    return this.decode(spec, await this.send(spec, options, false));
+  call<T>(spec: CallSpec<T>, options?: RequestOptions): Promise<T>;
+  call(spec: NoContentSpec, options?: RequestOptions): Promise<void>;
+  async call<T>(spec: CallSpec<T> | NoContentSpec, options: RequestOptions = {}): Promise<T | void> {
+    const answer = await this.send(spec, options, readText);
+    if (spec.schema === null) return;
+    return checkedAnswer(spec, spec.schema, answer);
   }
 
-  /** @internal Like call(), but the answer stays raw bytes until its `decode()` is called. */
-  async callRaw<T>(spec: CallSpec<T>, options: RequestOptions = {}): Promise<RawAnswer<T>> {
-    const res = await this.send(spec, options, true);
-    return { decode: () => this.decode(spec, res) };
+  /**
+   * @internal Sends one API call with retries, like call(), and answers with the body's bytes, undecoded:
+   * the caller parses and checks them (checkedAnswer) when it needs the value. batchAll holds several
+   * answers before their turn, and a Buffer waits outside the JS heap, where a thousand parsed items would
+   * outlive young-generation GCs and fill the old generation. Error statuses throw as in call().
+   */
+  async callBytes(spec: RequestSpec, options: RequestOptions = {}): Promise<Answer<Buffer>> {
+    const { status, headers, body } = await this.send(spec, options, readBytes);
+    return { status, headers, body };
   }
 
-  private async send(spec: CallSpec<unknown>, options: RequestOptions, raw: boolean): Promise<WireResponse> {
+  private async send<B extends string | Buffer>(spec: RequestSpec, options: RequestOptions, read: BodyReader<B>): Promise<WireAnswer<B>> {
     const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
     if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
     const cookie = spec.auth === "session" ? this.cookie.header() : undefined;
@@ -182,31 +180,10 @@ export class IccidClient {
         backoff: spec.backoff,
         onRetry: this.onRetry,
       },
-      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal, raw),
+      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal, read),
     );
     this.cookie.update(res.setCookie);
     return res;
-  }
-
-  private decode<T>(spec: CallSpec<T>, res: WireResponse): T {
-    const text = res.bytes ? res.bytes.toString("utf8") : res.text;
-
-    const what = `${spec.method} /api/v1${spec.path}`;
-    const requestId = res.headers["x-request-id"];
-    const invalid = (issues: ValidationIssue[], parsed: unknown) =>
-      new ResponseValidationError({ what: `the answer to ${what}`, status: res.status, requestId, issues, body: parsed });
-    if (spec.schema === null) return undefined as T;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw invalid([{ path: "", message: `the body is not JSON (content-type ${res.headers["content-type"] ?? "none"})` }], text);
-    }
-    const checked = spec.schema.safeParse(parsed);
-    if (!checked.success) {
-      throw invalid(checked.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message })), parsed);
-    }
-    return checked.data;
   }
 
   /** Closes the client's own connection pool (a dispatcher you passed in is left to you). */

@@ -4,12 +4,11 @@ import { callWithRetries, type CallPolicy } from "./request.js";
 import { SharedBackoff, isRetryable, retryDelayMs, DEFAULT_RETRY_DELAYS } from "./retry.js";
 import type { WireResponse } from "./transport.js";
 
-const wire = (status: number, headers: Record<string, string> = {}): WireResponse => ({
-  status,
-  headers: { "content-type": "application/json", ...headers },
-  setCookie: [],
-  text: status < 400 ? "{}" : JSON.stringify({ code: status === 429 ? "rate_limited" : "unavailable", status }),
-});
+const wire = (status: number, headers: Record<string, string> = {}): WireResponse => {
+  const head = { status, headers: { "content-type": "application/json", ...headers }, setCookie: [] };
+  if (status < 400) return { ...head, failed: false, body: "{}" };
+  return { ...head, failed: true, text: JSON.stringify({ code: status === 429 ? "rate_limited" : "unavailable", status }) };
+};
 
 const policy = (overrides: Partial<CallPolicy> = {}): CallPolicy => ({
   host: "h",

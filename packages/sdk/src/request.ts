@@ -1,10 +1,10 @@
 import { APITimeoutError } from "./errors.js";
 import { errorFromResponse } from "./problem.js";
 import { isRetryable, retryDelayMs, sleep, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
-import type { AttemptLimits, WireResponse } from "./transport.js";
+import type { AttemptLimits, WireAnswer, WireResponse } from "./transport.js";
 
 // One API call as the caller sees it: attempts, backoff between them, the per-attempt timeout and the
-// overall deadline. Returns the first 2xx answer or throws the error that ended the call.
+// overall deadline. Returns the first answer below 400 or throws the error that ended the call.
 
 export interface CallPolicy {
   host: string;
@@ -18,9 +18,9 @@ export interface CallPolicy {
   onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
-export type Attempt = (limits: AttemptLimits) => Promise<WireResponse>;
+export type Attempt<B extends string | Buffer> = (limits: AttemptLimits) => Promise<WireResponse<B>>;
 
-export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Promise<WireResponse> {
+export async function callWithRetries<B extends string | Buffer>(policy: CallPolicy, attempt: Attempt<B>): Promise<WireAnswer<B>> {
   const deadlineAt = policy.deadlineMs === undefined ? Infinity : performance.now() + policy.deadlineMs;
   const deadlinePassed = (attempts: number) =>
     new APITimeoutError({ host: policy.host, scope: "deadline", timeoutMs: policy.deadlineMs!, attempts });
@@ -42,7 +42,7 @@ export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Pro
     let error: unknown;
     try {
       const res = await attempt(limits);
-      if (res.status < 400) return res;
+      if (!res.failed) return res;
       error = errorFromResponse(res.status, res.headers, res.text);
     } catch (thrown) {
       error = thrown;

@@ -1,11 +1,12 @@
 import { EventEmitter } from "node:events";
 import { request, type Dispatcher } from "undici";
+import type { Answer } from "./answer.js";
 import { connectionFailure } from "./connection-failure.js";
 import { APITimeoutError, APIUserAbortError, type ResponseHeaders } from "./errors.js";
 
-// One HTTP exchange, no retries: send, read the whole body, and turn every way it can fail without an
-// answer into the SDK's error classes. The timer covers headers and body alike, so a server that stalls
-// mid-body is caught too.
+// One HTTP exchange, no retries: send, read the whole body (as text, or as bytes for a caller that decodes
+// later), and turn every way it can fail without an answer into the SDK's error classes. The timer covers
+// headers and body alike, so a server that stalls mid-body is caught too.
 
 export interface WireRequest {
   method: "GET" | "POST" | "DELETE";
@@ -15,16 +16,30 @@ export interface WireRequest {
   body?: string | undefined;
 }
 
-export interface WireResponse {
+/** An answer below 400: the call's result, its body read the way the call asked (see BodyReader). */
+export interface WireAnswer<B extends string | Buffer> extends Answer<B> {
+  failed: false;
+  setCookie: string[];
+}
+
+/** A 4xx or 5xx answer: its body as text, for the error it becomes (problem.ts). */
+export interface WireFailure {
+  failed: true;
   status: number;
-  /** Lower-cased names; repeated fields joined with ", ". */
   headers: ResponseHeaders;
   setCookie: string[];
-  /** The body as text; empty when `bytes` holds it instead (see exchange's `raw`). */
   text: string;
-  /** The body undecoded, for a 2xx answer read with `raw`: kept outside the JS heap until it is decoded. */
-  bytes?: Buffer | undefined;
 }
+
+export type WireResponse<B extends string | Buffer = string> = WireAnswer<B> | WireFailure;
+
+/** How a successful answer's body is read. */
+export type BodyReader<B extends string | Buffer> = (body: Dispatcher.ResponseData["body"]) => Promise<B>;
+
+export const readText: BodyReader<string> = (body) => body.text();
+
+/** The body undecoded, as one Buffer: kept outside the JS heap until it is decoded. */
+export const readBytes: BodyReader<Buffer> = async (body) => Buffer.from(await body.arrayBuffer());
 
 export interface AttemptLimits {
   /** Milliseconds this attempt may take (Infinity: no timer). */
@@ -52,14 +67,14 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): { h
   return { headers, setCookie };
 }
 
-export async function exchange(
+export async function exchange<B extends string | Buffer>(
   dispatcher: Dispatcher,
   host: string,
   req: WireRequest,
   limits: AttemptLimits,
   signal: AbortSignal | undefined,
-  raw = false,
-): Promise<WireResponse> {
+  read: BodyReader<B>,
+): Promise<WireResponse<B>> {
   if (signal?.aborted) throw new APIUserAbortError(signal.reason);
   // undici takes an EventEmitter that emits "abort" as a signal. It is used here instead of an
   // AbortController because creating an AbortSignal per attempt costs more than the rest of the SDK's
@@ -83,12 +98,10 @@ export async function exchange(
       dispatcher,
       signal: abort,
     });
-    if (raw && res.statusCode < 400) {
-      const bytes = Buffer.from(await res.body.arrayBuffer());
-      return { status: res.statusCode, ...flattenHeaders(res.headers), text: "", bytes };
+    if (res.statusCode >= 400) {
+      return { failed: true, status: res.statusCode, ...flattenHeaders(res.headers), text: await res.body.text() };
     }
-    const text = await res.body.text();
-    return { status: res.statusCode, ...flattenHeaders(res.headers), text };
+    return { failed: false, status: res.statusCode, ...flattenHeaders(res.headers), body: await read(res.body) };
   } catch (error) {
     if (timedOut) {
       throw new APITimeoutError({ host, scope: limits.scope, timeoutMs: limits.reportMs, attempts: limits.attempt });

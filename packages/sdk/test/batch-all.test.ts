@@ -135,7 +135,7 @@ describe("batchAll", () => {
 
   it("gives all its requests one shared 429 back-off", async () => {
     const { client } = await setUp();
-    const call = vi.spyOn(client, "callRaw");
+    const call = vi.spyOn(client, "callBytes");
     const source = Array.from({ length: 450 }, (_, i) => iccidFor(i));
     let count = 0;
     for await (const _ of client.iccid.batchAll(source, { chunkSize: 100, concurrency: 3 })) count++;

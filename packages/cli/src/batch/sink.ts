@@ -3,11 +3,14 @@ import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Writable } from "node:stream";
 import { CliError } from "../errors.js";
+import { csvCell, startsFormula } from "../output/csv.js";
 
 /** Bytes gathered before one write: large enough that a million rows cost a few thousand writes. */
 const FLUSH_AT = 64 * 1024;
 /** Blocks kept for reuse once the stream is done with them. */
 const SPARE_BLOCKS = 4;
+/** What csvCell puts before a cell that would run as a formula. */
+const APOSTROPHE = 39;
 
 /**
  * A buffered byte output with backpressure. Rows are encoded straight into a block (ASCII byte by byte,
@@ -87,21 +90,20 @@ export class TextSink {
   }
 
   /**
-   * Appends one CSV cell as csvCell would write it (neutralised, quoted when needed): the plain ASCII
-   * cells that are nearly all of a batch go byte by byte; anything else through `text`.
+   * Appends one CSV cell as csvCell writes it (neutralised, quoted when needed): the plain ASCII cells
+   * that are nearly all of a batch go byte by byte; anything else through csvCell itself.
    */
-  putCell(cell: string, slow: (cell: string) => string): void {
+  putCell(cell: string): void {
     const n = cell.length;
     if (n === 0) return;
     const b = this.reserve(n + 1);
     let p = this.pos;
-    const first = cell.charCodeAt(0);
-    // = + - @ \t \r
-    if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) b[p++] = 39;
+    if (startsFormula(cell.charCodeAt(0))) b[p++] = APOSTROPHE;
     for (let i = 0; i < n; i++) {
       const c = cell.charCodeAt(i);
+      // A quote, comma or line break needs quoting, and non-ASCII the UTF-8 encoder: csvCell and put().
       if (c >= 128 || c === 34 || c === 44 || c === 10 || c === 13) {
-        this.put(slow(cell));
+        this.put(csvCell(cell));
         return;
       }
       b[p++] = c;

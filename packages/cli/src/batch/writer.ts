@@ -1,6 +1,6 @@
 import type { BatchAllItem } from "@iccid/sdk";
-import { csvCell, csvText } from "../output/csv.js";
-import { laterCsv, RESULT_COLUMNS, resultCsv } from "../output/lookup-columns.js";
+import { csvText } from "../output/csv.js";
+import { LOOKUP_ROW, RESULT_COLUMNS } from "../output/lookup-columns.js";
 import type { BatchFormat } from "./resume.js";
 import type { TextSink } from "./sink.js";
 
@@ -16,44 +16,27 @@ export function outputHeader(inputColumns: readonly string[]): string[] {
 const COMMA = 44;
 const LF = 10;
 
-/** The result columns of one outcome, as resultCsv gives them, encoded straight into the sink. */
+// LOOKUP_ROW's getters as two flat lists, walked once per row: the batch CSV is the same row as every
+// other format, encoded straight into the sink's block (no array or string per row).
+const OF_RESULT = LOOKUP_ROW.map((column) => column.ofResult);
+const OF_FAILURE = LOOKUP_ROW.map((column) => column.ofFailure);
+
+/** The LOOKUP_ROW cells of one outcome, comma-separated, as resultCsv gives them, encoded into the sink. */
 function putResult(out: TextSink, outcome: BatchOutcome): void {
-  if (!outcome.ok) {
-    out.put(resultCsv(outcome));
-    return;
-  }
-  const r = outcome.result;
-  out.putCell(r.iccid, csvCell);
-  out.put(r.valid ? ",true," : ",false,");
-  out.putCell(r.checks.luhn, csvCell);
-  out.putByte(COMMA);
-  out.putCell(String(r.length), csvCell);
-  out.putByte(COMMA);
-  if (r.calling_code !== null) out.putCell(r.calling_code, csvCell);
-  out.putByte(COMMA);
-  if (r.country !== null) {
-    out.putCell(r.country.iso2, csvCell);
-    out.putByte(COMMA);
-    out.putCell(r.country.name, csvCell);
+  if (outcome.ok) {
+    const result = outcome.result;
+    out.putCell(OF_RESULT[0]!(result));
+    for (let i = 1; i < OF_RESULT.length; i++) {
+      out.putByte(COMMA);
+      out.putCell(OF_RESULT[i]!(result));
+    }
   } else {
-    out.putByte(COMMA);
+    out.putCell(OF_FAILURE[0]!(outcome));
+    for (let i = 1; i < OF_FAILURE.length; i++) {
+      out.putByte(COMMA);
+      out.putCell(OF_FAILURE[i]!(outcome));
+    }
   }
-  out.putByte(COMMA);
-  if (r.issuer !== null) {
-    out.putCell(r.issuer.prefix, csvCell);
-    out.putByte(COMMA);
-    out.putCell(r.issuer.name, csvCell);
-    out.putByte(COMMA);
-    out.putCell(r.issuer.source, csvCell);
-  } else {
-    out.put(",,");
-  }
-  out.putByte(COMMA);
-  if (r.account_number !== null) out.putCell(r.account_number, csvCell);
-  out.putByte(COMMA);
-  if (r.warnings.length > 0) out.putCell(r.warnings.map((w) => w.code).join(";"), csvCell);
-  out.put(",,");
-  out.put(laterCsv(r));
 }
 
 /** One batch answer, as batchAll hands it out. */
@@ -61,9 +44,9 @@ export type BatchOutcome = BatchAllItem;
 
 /**
  * Formats rows (input cells plus outcome) into CSV or JSONL and hands them to the sinks: every row to
- * `out`, failed rows to `errors` as well. Rows arrive in input order and leave in it. A row is built as
- * one string, straight from the answer (no per-row arrays or outcome objects); the sinks gather rows into
- * large writes.
+ * `out`, failed rows to `errors` as well. Rows arrive in input order and leave in it. A CSV row is encoded
+ * straight from the answer into the sink's block (no per-row arrays, strings or outcome objects); the
+ * sinks gather rows into large writes.
  */
 export class BatchWriter {
   private readonly width: number;
@@ -96,7 +79,7 @@ export class BatchWriter {
       // Ragged rows are squared to the header's width so that result columns always line up.
       for (let i = 0; i < this.width; i++) {
         const cell = cells[i];
-        if (cell !== undefined) out.putCell(cell, csvCell);
+        if (cell !== undefined) out.putCell(cell);
         out.putByte(COMMA);
       }
       putResult(out, outcome);

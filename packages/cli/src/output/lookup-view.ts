@@ -2,11 +2,10 @@ import type { LookupResult } from "@iccid/core";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
-import { outcomeJson, RESULT_COLUMNS, resultCells, type LookupOutcome } from "./lookup-columns.js";
+import { outcomeJson, RESULT_COLUMNS, resultCells } from "./lookup-columns.js";
+import { resultColumn, rowCells, type LookupOutcome, type OutcomeColumn } from "./outcome-column.js";
 import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
-
-const TABLE_HEAD = ["ICCID", "Valid", "Country", "Issuer", "Notes"];
 
 function validity(result: LookupResult, paint: Palette): string {
   if (result.valid) return paint.green("✓ valid");
@@ -21,18 +20,26 @@ function issuerText(issuer: NonNullable<LookupResult["issuer"]>): string {
   return `${issuer.name} (${issuer.prefix}${how}${registered})`;
 }
 
-function tableRow(outcome: LookupOutcome, paint: Palette): string[] {
-  if (!outcome.ok) return [outcome.input, paint.red("✗ error"), "", "", `${outcome.error.code}: ${outcome.error.message}`];
-  const r = outcome.result;
-  const country = r.country
-    ? `${r.country.name} (${r.country.iso2}, +${r.calling_code})`
-    : r.calling_code
-      ? `+${r.calling_code}`
-      : "unknown";
-  const issuer = r.issuer ? issuerText(r.issuer) : paint.dim("unknown");
-  const missing = r.checks.missing_check_digit;
-  const notes = [...r.warnings.map((w) => w.code), ...(missing ? [`printed without its check digit? then ${r.iccid}${missing}`] : [])].join(", ");
-  return [r.iccid, validity(r, paint), country, issuer, notes];
+function countryText(result: LookupResult): string {
+  if (result.country) return `${result.country.name} (${result.country.iso2}, +${result.calling_code})`;
+  return result.calling_code ? `+${result.calling_code}` : "unknown";
+}
+
+function notes(result: LookupResult): string {
+  const missing = result.checks.missing_check_digit;
+  const hint = missing ? [`printed without its check digit? then ${result.iccid}${missing}`] : [];
+  return [...result.warnings.map((w) => w.code), ...hint].join(", ");
+}
+
+/** The table's row for people: fewer, friendlier columns than LOOKUP_ROW, declared the same way. */
+function tableColumns(paint: Palette): OutcomeColumn[] {
+  return [
+    { name: "ICCID", ofResult: (r) => r.iccid, ofFailure: (f) => f.input },
+    { name: "Valid", ofResult: (r) => validity(r, paint), ofFailure: () => paint.red("✗ error") },
+    resultColumn("Country", countryText),
+    resultColumn("Issuer", (r) => (r.issuer ? issuerText(r.issuer) : paint.dim("unknown"))),
+    { name: "Notes", ofResult: notes, ofFailure: (f) => `${f.error.code}: ${f.error.message}` },
+  ];
 }
 
 /** Renders lookup outcomes in the chosen format; JSON of one ICCID is one object, of several an array. */
@@ -46,7 +53,13 @@ export function renderOutcomes(outcomes: readonly LookupOutcome[], format: Outpu
       return csvText([["input", ...RESULT_COLUMNS], ...outcomes.map((o) => [o.input, ...resultCells(o)])]);
     case "tsv":
       return tsvText(outcomes.map((o) => [o.input, ...resultCells(o)]));
-    case "table":
-      return renderTable(TABLE_HEAD, outcomes.map((o) => tableRow(o, paint)), paint);
+    case "table": {
+      const columns = tableColumns(paint);
+      return renderTable(
+        columns.map((column) => column.name),
+        outcomes.map((o) => rowCells(columns, o)),
+        paint,
+      );
+    }
   }
 }

@@ -1,0 +1,47 @@
+import type { LookupResult } from "@iccid/core";
+import { describe, expect, it } from "vitest";
+import { LOOKUP_ROW, RESULT_COLUMNS, resultCells, resultCsv } from "./lookup-columns.js";
+
+const result: LookupResult = {
+  iccid: "89014100000000000004",
+  input: "89014100000000000004",
+  valid: false,
+  length: 20,
+  checks: { format: true, luhn: "invalid", expected_check_digit: "7" },
+  check_digit: "4",
+  mii: "89",
+  calling_code: "1",
+  country: { iso2: "US", name: "United States" },
+  issuer: { prefix: "8901410", name: "AT&T", source: "custom", registered_name: "=AT&T Mobility, LLC", origin: "numbering-rule", confidence: "inferred" },
+  home_network: { mcc: "310", mnc: "410" },
+  account_number: "000000000000",
+  warnings: [{ code: "hex_digits", message: "m" }, { code: "non_standard_length", message: "m" }],
+  data_version: "test",
+};
+
+describe("the lookup row", () => {
+  it("keeps its columns in the published order (scripts read them by position)", () => {
+    expect(RESULT_COLUMNS).toEqual([
+      "iccid", "valid", "luhn", "length", "calling_code", "country_iso2", "country", "issuer_prefix", "issuer", "issuer_source",
+      "account_number", "warnings", "error_code", "error", "issuer_registered_name", "issuer_origin", "issuer_confidence",
+      "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit",
+    ]);
+    expect(LOOKUP_ROW.map((column) => column.name)).toEqual(RESULT_COLUMNS);
+  });
+
+  it("fills a result's columns, and only the error columns of a failed lookup", () => {
+    expect(resultCells({ input: "x", ok: true, result })).toEqual([
+      "89014100000000000004", "false", "invalid", "20", "1", "US", "United States", "8901410", "AT&T", "custom",
+      "000000000000", "hex_digits;non_standard_length", "", "", "=AT&T Mobility, LLC", "numbering-rule", "inferred",
+      "310", "410", "7", "",
+    ]);
+    const failed = resultCells({ input: "12", ok: false, error: { code: "invalid_mii", message: "starts with 12" } });
+    expect(failed.filter((cell) => cell !== "")).toEqual(["invalid_mii", "starts with 12"]);
+    expect(failed.indexOf("invalid_mii")).toBe(RESULT_COLUMNS.indexOf("error_code"));
+  });
+
+  it("leaves the columns of absent parts empty", () => {
+    const bare = { ...result, calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [] };
+    expect(resultCsv({ ok: true, result: bare })).toBe("89014100000000000004,false,invalid,20,,,,,,,,,,,,,,,,7,");
+  });
+});
