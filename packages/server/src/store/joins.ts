@@ -1,10 +1,9 @@
 import type { Account, ApiKeyRow, KeyGrant, Plan, SessionRow, Subscription } from "./store.js";
 
-// The joined reads both stores make, in SQL both dialects accept, and how their flat rows become the
-// store's types. `p` is the dialect's placeholder for the one parameter (`?` or `$1`).
+// The joined reads of the store, and how their flat rows become the store's types.
 
 /** The key, its account, subscription and plan in one read: everything the Bearer pipeline needs. */
-export const grantByHashSql = (p: string) =>
+export const GRANT_BY_HASH_SQL =
   `SELECT k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at,
           a.email, a.password_hash, a.created_at AS account_created_at,
           s.status, s.plan, s.period_anchor,
@@ -13,7 +12,7 @@ export const grantByHashSql = (p: string) =>
    JOIN accounts a ON a.id = k.account_id
    JOIN subscriptions s ON s.account_id = k.account_id
    JOIN plans pl ON pl.name = s.plan
-   WHERE k.hash = ${p}`;
+   WHERE k.hash = ?`;
 
 export type GrantRow = ApiKeyRow &
   Pick<Account, "email" | "password_hash"> &
@@ -40,9 +39,9 @@ export function accountFromRow({ status, plan, period_anchor, ...account }: Acco
   return { ...account, subscription: { account_id: account.id, status, plan, period_anchor } };
 }
 
-export const sessionByHashSql = (p: string) =>
+export const SESSION_BY_HASH_SQL =
   `SELECT s.*, a.email, a.password_hash, a.created_at AS account_created_at
-   FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = ${p}`;
+   FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = ?`;
 
 export type SessionJoinRow = SessionRow & Pick<Account, "email" | "password_hash"> & { account_created_at: number };
 

@@ -23,12 +23,12 @@ export interface DumpRow {
 }
 
 /**
- * The INSERT that restores one row (`?` or `$n` placeholders). Plans are upserted: a migrated database
- * already holds the default plan, and the exported one should win.
+ * The INSERT that restores one row. Plans are upserted: a migrated database already holds the default
+ * plan, and the exported one should win.
  */
-export function restoreSql(table: TableName, placeholder: (i: number) => string): string {
+export function restoreSql(table: TableName): string {
   const columns = TABLES[table];
-  const insert = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((_, i) => placeholder(i + 1)).join(", ")})`;
+  const insert = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
   if (table !== "plans") return insert;
   return `${insert} ON CONFLICT (name) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")}`;
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SchemaTooNew } from "../errors.js";
-import { MIGRATIONS } from "./migrations.js";
+import { MIGRATIONS } from "../sql/schema.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 let dir: string;

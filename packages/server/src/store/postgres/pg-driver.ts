@@ -1,0 +1,193 @@
+import pg from "pg";
+import { SchemaTooNew } from "../errors.js";
+import { GrantCache } from "../grant-cache.js";
+import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
+import type { Charge, ChargeOutcome } from "../store.js";
+import { GrantNotices } from "./grant-notices.js";
+import { storeError } from "./pg-errors.js";
+import { inTransaction, type Queryable } from "./transaction.js";
+
+// Times and counters are BIGINT; every value this store keeps fits a JS number exactly, so read them as
+// numbers rather than pg's default strings.
+const types = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as "text"),
+};
+
+const MIGRATION_LOCK = 0x1cc1d; // any constant: serialises migrations across instances
+/** The longest a cached key grant is used: the bound on seeing another instance's change. */
+export const GRANT_MAX_AGE_MS = 1_000;
+
+/**
+ * The shared dialect for several instances: PostgreSQL through a connection pool. Statements are written
+ * with `?` and sent as named prepared statements (`$n`), so each connection parses and plans each
+ * statement once.
+ */
+export class PgDriver implements SqlDriver {
+  readonly dialect = "postgres";
+  readonly #pool: pg.Pool;
+  readonly #connection: pg.ClientConfig;
+  readonly #prepared = new Map<string, { name: string; text: string }>();
+  #notices: GrantNotices | undefined;
+
+  constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
+    this.#connection = {
+      connectionString,
+      types,
+      connectionTimeoutMillis: 5_000,
+      // No store call waits forever on a connection that died without a word: past this it is lost (503).
+      query_timeout: 15_000,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    };
+    this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
+    this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
+  }
+
+  /** The statement as PostgreSQL takes it: `$n` placeholders, and a name, made once per statement. */
+  #query(sql: string, params: readonly unknown[]): pg.QueryConfig {
+    let prepared = this.#prepared.get(sql);
+    if (!prepared) {
+      let n = 0;
+      prepared = { name: `s${this.#prepared.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      this.#prepared.set(sql, prepared);
+    }
+    return { ...prepared, values: params as unknown[] };
+  }
+
+  async #rows<R>(sql: string, params: readonly unknown[] = [], on: Queryable = this.#pool): Promise<pg.QueryResult<R & pg.QueryResultRow>> {
+    try {
+      return await on.query<R & pg.QueryResultRow>(this.#query(sql, params));
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+
+  async all<R>(sql: string, params?: readonly unknown[]): Promise<R[]> {
+    return (await this.#rows<R>(sql, params)).rows;
+  }
+
+  async get<R>(sql: string, params?: readonly unknown[]): Promise<R | undefined> {
+    return (await this.#rows<R>(sql, params)).rows[0];
+  }
+
+  async run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return (await this.#rows(sql, params)).rowCount ?? 0;
+  }
+
+  atomically(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return inTransaction(this.#pool, async (tx) => {
+      const results: StatementResult[] = [];
+      for (const { sql, params = [] } of statements) {
+        const { rows, rowCount } = await this.#rows(sql, params, tx);
+        results.push({ rows, changes: rowCount ?? 0 });
+      }
+      return results;
+    });
+  }
+
+  isUniqueViolation(error: unknown, table: string): boolean {
+    const { code, table: violated } = error as { code?: unknown; table?: unknown };
+    return code === "23505" && violated === table;
+  }
+
+  async probeWrite({ sql, params = [] }: Statement): Promise<void> {
+    await this.#rows(sql, params);
+  }
+
+  async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {
+    // One transaction under an advisory lock: instances starting together apply each migration once.
+    await inTransaction(this.#pool, async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await tx.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+      const { rows } = await tx.query<{ version: number }>("SELECT version FROM schema_version");
+      const version = rows[0]?.version ?? 0;
+      if (version > migrations.length) throw new SchemaTooNew(version, migrations.length);
+      for (let i = version; i < migrations.length; i++) await tx.query(migrations[i]!("postgres"));
+      if (!rows[0]) await tx.query("INSERT INTO schema_version (version) VALUES ($1)", [migrations.length]);
+      else if (version < migrations.length) await tx.query("UPDATE schema_version SET version = $1", [migrations.length]);
+    });
+  }
+
+  chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
+    // Lock rows in one global order (by account), so two instances committing batches that touch the
+    // same accounts wait for each other instead of deadlocking; the sort is stable, so one account's
+    // charges keep their arrival order.
+    const order = charges.map((_, i) => i).sort((a, b) => compare(charges[a]!.account_id, charges[b]!.account_id));
+    return inTransaction(
+      this.#pool,
+      async (tx) => {
+        const outcomes: ChargeOutcome[] = new Array(charges.length);
+        for (const i of order) outcomes[i] = await this.#charge(charges[i]!, tx);
+        return outcomes;
+      },
+      { resolveLostCommit: true },
+    );
+  }
+
+  async #charge(c: Charge, tx: Queryable): Promise<ChargeOutcome> {
+    // One round trip: the conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter row
+    // and re-checks the WHERE on its latest version, so charges from any instance serialise on it), and the
+    // usage bucket moves only when it let the charge through.
+    const { rows } = await this.#rows<{ charged: number | null; current: number | null }>(
+      `WITH quota AS (
+         INSERT INTO quota_counters (account_id, period_start, used)
+         SELECT ?::text, ?::bigint, ?::bigint WHERE ?::bigint <= ?::bigint
+         ON CONFLICT (account_id, period_start) DO UPDATE SET used = quota_counters.used + excluded.used
+         WHERE quota_counters.used + excluded.used <= ?::bigint
+         RETURNING used
+       ), usage AS (
+         INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups)
+         SELECT ?::text, ?::bigint, ?::text, 1, ?::bigint WHERE EXISTS (SELECT 1 FROM quota)
+         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+           requests = usage_counters.requests + 1, lookups = usage_counters.lookups + excluded.lookups
+       )
+       SELECT (SELECT used FROM quota) AS charged,
+              (SELECT used FROM quota_counters WHERE account_id = ?::text AND period_start = ?::bigint) AS current`,
+      [
+        c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit,
+        c.account_id, c.bucket_start, c.key_id, c.lookups,
+        c.account_id, c.period_start,
+      ],
+      tx,
+    );
+    const row = rows[0];
+    return row?.charged != null ? { charged: true, used: row.charged } : { charged: false, used: row?.current ?? 0 };
+  }
+
+  grantCache(): GrantCache {
+    // Other instances' changes arrive as notices (migration 4). Until the first notice connection
+    // listens, and whenever it is lost, the cache answers nothing; a notice lost without the connection
+    // noticing is bounded by the grants' age.
+    const cache = new GrantCache({ maxAgeMs: GRANT_MAX_AGE_MS });
+    cache.enabled = false;
+    this.#notices = new GrantNotices(
+      () => new pg.Client(this.#connection),
+      () => cache.clear(),
+      (listening) => (cache.enabled = listening),
+    );
+    this.#notices.start();
+    return cache;
+  }
+
+  async *iterate<R>(sql: string): AsyncIterable<R> {
+    yield* await this.all<R>(sql);
+  }
+
+  load(statements: AsyncIterable<Statement>): Promise<number> {
+    return inTransaction(this.#pool, async (tx) => {
+      let count = 0;
+      for await (const { sql, params = [] } of statements) {
+        await this.#rows(sql, params, tx);
+        count++;
+      }
+      return count;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#notices?.close();
+    await this.#pool.end();
+  }
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

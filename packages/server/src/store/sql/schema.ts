@@ -1,0 +1,120 @@
+import type { Dialect } from "./sql-driver.js";
+
+/** A 64-bit integer: times are epoch milliseconds and counters may pass 2^31. SQLite's INTEGER is 64-bit. */
+const INT64: Record<Dialect, string> = { sqlite: "INTEGER", postgres: "BIGINT" };
+
+/**
+ * The schema's migrations, one definition for both dialects: applied in order, each exactly once (SQLite
+ * counts them in `PRAGMA user_version`, PostgreSQL in `schema_version`, under an advisory lock). Only what
+ * the dialects spell differently is spelled twice: column types through INT64, and triggers.
+ */
+export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
+  (d) => `
+  CREATE TABLE plans (
+    name TEXT PRIMARY KEY,
+    rate_limit INTEGER NOT NULL CHECK (rate_limit > 0),
+    window_seconds INTEGER NOT NULL CHECK (window_seconds > 0),
+    monthly_lookups ${INT64[d]} NOT NULL CHECK (monthly_lookups >= 0)
+  );
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at ${INT64[d]} NOT NULL
+  );
+  CREATE TABLE subscriptions (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    status TEXT NOT NULL CHECK (status IN ('active', 'canceled', 'past_due')),
+    plan TEXT NOT NULL REFERENCES plans(name),
+    period_anchor ${INT64[d]} NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT,
+    prefix TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created_at ${INT64[d]} NOT NULL,
+    last_used_at ${INT64[d]},
+    revoked_at ${INT64[d]}
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id, created_at);
+  CREATE TABLE sessions (
+    hash TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    created_at ${INT64[d]} NOT NULL,
+    last_seen_at ${INT64[d]} NOT NULL,
+    expires_at ${INT64[d]} NOT NULL
+  );
+  CREATE INDEX sessions_expiry ON sessions(expires_at);
+  CREATE TABLE custom_prefixes (
+    prefix TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    country_iso2 TEXT
+  );
+  CREATE TABLE quota_counters (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    period_start ${INT64[d]} NOT NULL,
+    used ${INT64[d]} NOT NULL CHECK (used >= 0),
+    PRIMARY KEY (account_id, period_start)
+  );
+  CREATE TABLE usage_counters (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    bucket_start ${INT64[d]} NOT NULL,
+    key_id TEXT NOT NULL,
+    requests ${INT64[d]} NOT NULL,
+    lookups ${INT64[d]} NOT NULL,
+    PRIMARY KEY (account_id, bucket_start, key_id)
+  );`,
+
+  // 2: custom prefixes apply without a restart, on every instance. Every change to the table moves the
+  // generation (triggers, so restores and hand edits count too); servers poll that one row.
+  (d) => `
+  CREATE TABLE custom_prefix_generation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation ${INT64[d]} NOT NULL
+  );
+  INSERT INTO custom_prefix_generation (id, generation) VALUES (1, 0);
+  ${d === "sqlite" ? SQLITE_PREFIX_TRIGGERS : POSTGRES_PREFIX_TRIGGER}`,
+
+  // 3: the readiness probe's one row (see heartbeat.ts).
+  (d) => `CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at ${INT64[d]} NOT NULL);`,
+
+  // 4: PostgreSQL instances cache key grants and hear of every change a grant depends on through these
+  // notices (postgres/grant-notices.ts); only columns a grant reads, so touching last_used_at notifies
+  // nobody. SQLite needs nothing: its servers watch PRAGMA data_version.
+  (d) => (d === "postgres" ? POSTGRES_GRANT_TRIGGERS : ""),
+];
+
+const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })
+  .map(
+    ([name, event]) => `CREATE TRIGGER custom_prefixes_${name} AFTER ${event} ON custom_prefixes
+    BEGIN UPDATE custom_prefix_generation SET generation = generation + 1; END;`,
+  )
+  .join("\n  ");
+
+const POSTGRES_PREFIX_TRIGGER = `CREATE FUNCTION custom_prefixes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE custom_prefix_generation SET generation = generation + 1;
+      RETURN NULL;
+    END
+  $$;
+  CREATE TRIGGER custom_prefixes_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON custom_prefixes
+    FOR EACH STATEMENT EXECUTE FUNCTION custom_prefixes_changed();`;
+
+const POSTGRES_GRANT_TRIGGERS = `
+  CREATE FUNCTION key_grants_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('iccid_key_grants', current_schema());
+      RETURN NULL;
+    END
+  $$;
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OF revoked_at, hash, account_id OR DELETE OR TRUNCATE ON api_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  CREATE TRIGGER key_grants_changed AFTER DELETE OR TRUNCATE ON accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON subscriptions
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON plans
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();`;

@@ -1,0 +1,265 @@
+import type { CustomPrefix } from "../../decode/decoder.js";
+import { ChargeBatch } from "../charge-batch.js";
+import { EmailTaken } from "../errors.js";
+import type { GrantCache } from "../grant-cache.js";
+import { HEARTBEAT_SQL } from "../heartbeat.js";
+import {
+  accountFromRow,
+  ACCOUNTS_WITH_SUBSCRIPTIONS_SQL,
+  GRANT_BY_HASH_SQL,
+  grantFromRow,
+  SESSION_BY_HASH_SQL,
+  sessionFromRow,
+  type AccountRow,
+  type GrantRow,
+  type SessionJoinRow,
+} from "../joins.js";
+import type {
+  Account,
+  ApiKeyRow,
+  Charge,
+  ChargeOutcome,
+  KeyGrant,
+  NewAccount,
+  Plan,
+  RevokeOutcome,
+  SessionRow,
+  Store,
+  Subscription,
+  UsageRow,
+} from "../store.js";
+import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { MIGRATIONS } from "./schema.js";
+import type { SqlDriver, Statement } from "./sql-driver.js";
+
+const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES (?, ?, ?)
+  ON CONFLICT (prefix) DO UPDATE SET name = excluded.name, country_iso2 = excluded.country_iso2`;
+
+/**
+ * The store, written once in the SQL both dialects accept (`INSERT … ON CONFLICT`, `RETURNING`, ids made
+ * by the application, times as epoch milliseconds), over a driver per dialect that runs it. Charges go
+ * through a group commit; key grants through a cache that each dialect keeps current its own way.
+ */
+export class SqlStore implements Store {
+  readonly #charges: ChargeBatch;
+  #grantCache: GrantCache | undefined;
+
+  constructor(protected readonly driver: SqlDriver) {
+    this.#charges = new ChargeBatch((charges) => driver.chargeAll(charges));
+  }
+
+  /** Made at the first key check: on PostgreSQL it listens for changes, which operator commands never need. */
+  get #grants(): GrantCache {
+    return (this.#grantCache ??= this.driver.grantCache());
+  }
+
+  migrate(): Promise<void> {
+    return this.driver.migrate(MIGRATIONS);
+  }
+
+  async close(): Promise<void> {
+    await this.#charges.drain();
+    await this.driver.close();
+  }
+
+  async ping(): Promise<void> {
+    await this.driver.get("SELECT 1");
+  }
+
+  checkWritable(at: number): Promise<void> {
+    return this.driver.probeWrite({ sql: HEARTBEAT_SQL, params: [at] });
+  }
+
+  async upsertPlan(plan: Plan): Promise<void> {
+    await this.driver.run(
+      `INSERT INTO plans (name, rate_limit, window_seconds, monthly_lookups) VALUES (?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET rate_limit = excluded.rate_limit,
+         window_seconds = excluded.window_seconds, monthly_lookups = excluded.monthly_lookups`,
+      [plan.name, plan.rate_limit, plan.window_seconds, plan.monthly_lookups],
+    );
+    this.#grantCache?.clear();
+  }
+
+  getPlan(name: string): Promise<Plan | undefined> {
+    return this.driver.get<Plan>("SELECT * FROM plans WHERE name = ?", [name]);
+  }
+
+  listPlans(): Promise<Plan[]> {
+    return this.driver.all<Plan>("SELECT * FROM plans ORDER BY name");
+  }
+
+  async createAccount({ account, subscription }: NewAccount): Promise<void> {
+    try {
+      await this.driver.atomically([
+        {
+          sql: "INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
+          params: [account.id, account.email, account.password_hash, account.created_at],
+        },
+        {
+          sql: "INSERT INTO subscriptions (account_id, status, plan, period_anchor) VALUES (?, ?, ?, ?)",
+          params: [subscription.account_id, subscription.status, subscription.plan, subscription.period_anchor],
+        },
+      ]);
+    } catch (error) {
+      // Ids are random: a unique violation on accounts is the email (taken, or another instance won a race).
+      if (this.driver.isUniqueViolation(error, "accounts")) throw new EmailTaken(account.email);
+      throw error;
+    }
+  }
+
+  async countAccounts(): Promise<number> {
+    return (await this.driver.get<{ n: number }>("SELECT count(*) AS n FROM accounts"))!.n;
+  }
+
+  findAccountByEmail(email: string): Promise<Account | undefined> {
+    return this.driver.get<Account>("SELECT * FROM accounts WHERE email = ?", [email]);
+  }
+
+  async listAccounts(): Promise<Array<Account & { subscription: Subscription }>> {
+    return (await this.driver.all<AccountRow>(ACCOUNTS_WITH_SUBSCRIPTIONS_SQL)).map(accountFromRow);
+  }
+
+  getSubscription(accountId: string): Promise<Subscription | undefined> {
+    return this.driver.get<Subscription>("SELECT * FROM subscriptions WHERE account_id = ?", [accountId]);
+  }
+
+  async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
+    await this.driver.run("UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?", [
+      changes.status ?? null,
+      changes.plan ?? null,
+      accountId,
+    ]);
+    this.#grantCache?.clear();
+  }
+
+  async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
+    await this.driver.atomically([
+      { sql: "UPDATE accounts SET password_hash = ? WHERE id = ?", params: [passwordHash, accountId] },
+      { sql: "DELETE FROM sessions WHERE account_id = ?", params: [accountId] },
+    ]);
+  }
+
+  async insertKey(key: ApiKeyRow): Promise<void> {
+    await this.driver.run(
+      `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at],
+    );
+  }
+
+  async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
+    const grants = this.#grants;
+    const cached = grants.get(hash);
+    if (cached) return cached;
+    const generation = grants.generation;
+    const row = await this.driver.get<GrantRow>(GRANT_BY_HASH_SQL, [hash]);
+    const grant = row && grantFromRow(row);
+    if (grant) grants.set(hash, grant, generation);
+    return grant;
+  }
+
+  listKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return this.driver.all<ApiKeyRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id", [accountId]);
+  }
+
+  async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
+    const row = await this.driver.get<{ revoked_at: number }>(
+      "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ? RETURNING revoked_at",
+      [at, keyId, accountId],
+    );
+    this.#grantCache?.forgetKey(keyId);
+    if (!row) return "not_found";
+    return row.revoked_at === at ? "revoked" : "already_revoked";
+  }
+
+  async touchKey(keyId: string, at: number): Promise<void> {
+    await this.driver.run("UPDATE api_keys SET last_used_at = ? WHERE id = ?", [at, keyId]);
+    this.#grantCache?.forgetKey(keyId);
+  }
+
+  async insertSession(s: SessionRow): Promise<void> {
+    await this.driver.run("INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)", [
+      s.hash,
+      s.account_id,
+      s.created_at,
+      s.last_seen_at,
+      s.expires_at,
+    ]);
+  }
+
+  async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
+    const row = await this.driver.get<SessionJoinRow>(SESSION_BY_HASH_SQL, [hash]);
+    return row && sessionFromRow(row);
+  }
+
+  async touchSession(hash: string, at: number): Promise<void> {
+    await this.driver.run("UPDATE sessions SET last_seen_at = ? WHERE hash = ?", [at, hash]);
+  }
+
+  async deleteSession(hash: string): Promise<void> {
+    await this.driver.run("DELETE FROM sessions WHERE hash = ?", [hash]);
+  }
+
+  deleteExpiredSessions(now: number, idleMs: number): Promise<number> {
+    return this.driver.run("DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?", [now, now - idleMs]);
+  }
+
+  async replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    await this.driver.atomically([{ sql: "DELETE FROM custom_prefixes" }, ...prefixes.map(upsertPrefix)]);
+  }
+
+  async upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void> {
+    await this.driver.atomically(prefixes.map(upsertPrefix));
+  }
+
+  listCustomPrefixes(): Promise<CustomPrefix[]> {
+    return this.driver.all<CustomPrefix>("SELECT prefix, name, country_iso2 FROM custom_prefixes ORDER BY prefix");
+  }
+
+  async removeCustomPrefixes(prefixes: readonly string[]): Promise<number> {
+    const results = await this.driver.atomically(prefixes.map((prefix) => ({ sql: "DELETE FROM custom_prefixes WHERE prefix = ?", params: [prefix] })));
+    return results.reduce((removed, r) => removed + r.changes, 0);
+  }
+
+  async customPrefixGeneration(): Promise<number> {
+    return (await this.driver.get<{ generation: number }>("SELECT generation FROM custom_prefix_generation"))!.generation;
+  }
+
+  charge(c: Charge): Promise<ChargeOutcome> {
+    return this.#charges.add(c);
+  }
+
+  async quotaUsed(accountId: string, periodStart: number): Promise<number> {
+    const row = await this.driver.get<{ used: number }>("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?", [
+      accountId,
+      periodStart,
+    ]);
+    return row?.used ?? 0;
+  }
+
+  usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {
+    return this.driver.all<UsageRow>(
+      `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
+       WHERE account_id = ? AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start`,
+      [accountId, from, to],
+    );
+  }
+
+  async *dump(): AsyncIterable<DumpRow> {
+    for (const table of TABLE_NAMES) {
+      for await (const row of this.driver.iterate<DumpRow["row"]>(`SELECT ${TABLES[table].join(", ")} FROM ${table}`)) yield { table, row };
+    }
+  }
+
+  restore(rows: AsyncIterable<DumpRow>): Promise<number> {
+    return this.driver.load(restoreStatements(rows));
+  }
+}
+
+function upsertPrefix(p: CustomPrefix): Statement {
+  return { sql: UPSERT_PREFIX, params: [p.prefix, p.name, p.country_iso2] };
+}
+
+async function* restoreStatements(rows: AsyncIterable<DumpRow>): AsyncIterable<Statement> {
+  for await (const { table, row } of rows) yield { sql: restoreSql(table), params: TABLES[table].map((c) => row[c] ?? null) };
+}

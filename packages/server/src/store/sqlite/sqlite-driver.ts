@@ -1,0 +1,148 @@
+import type Database from "better-sqlite3";
+import { SchemaTooNew, StoreUnavailable } from "../errors.js";
+import { GrantCache } from "../grant-cache.js";
+import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
+import type { Charge, ChargeOutcome } from "../store.js";
+import { whenNotBusy } from "./busy.js";
+import { openDatabase } from "./open-database.js";
+
+type Prepared = Database.Statement<unknown[], unknown>;
+
+/** How long a request waits for another connection's write lock before it is answered 503. */
+const LOCK_WAIT_MS = 5_000;
+/** The readiness probe waits less: it answers whether a write can happen now. */
+const PROBE_WAIT_MS = 1_000;
+
+/**
+ * The embedded dialect: one SQLite file in WAL mode through better-sqlite3. Every call is synchronous, so
+ * a transaction runs to completion without interleaving; statements are prepared once and kept. Lock
+ * waits happen between attempts, off the event loop (busy.ts).
+ */
+export class SqliteDriver implements SqlDriver {
+  readonly dialect = "sqlite";
+  readonly #db: Database.Database;
+  readonly #statements = new Map<string, Prepared>();
+  readonly #chargeAll: (charges: Charge[]) => ChargeOutcome[];
+
+  constructor(path: string) {
+    this.#db = openDatabase(path);
+    this.#chargeAll = this.#db.transaction((charges: Charge[]) => charges.map((c) => this.#charge(c))).immediate;
+  }
+
+  /** A statement prepared on first use and kept for the life of the connection. */
+  #prepared(sql: string): Prepared {
+    // A closed database (shutting down) is unavailable, not broken: 503, not 500.
+    if (!this.#db.open) throw new StoreUnavailable();
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
+    return statement;
+  }
+
+  all<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return whenNotBusy(() => this.#prepared(sql).all(...params) as R[], LOCK_WAIT_MS);
+  }
+
+  get<R>(sql: string, params: readonly unknown[] = []): Promise<R | undefined> {
+    return whenNotBusy(() => this.#prepared(sql).get(...params) as R | undefined, LOCK_WAIT_MS);
+  }
+
+  run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return whenNotBusy(() => this.#prepared(sql).run(...params).changes, LOCK_WAIT_MS);
+  }
+
+  atomically(statements: readonly Statement[]): Promise<StatementResult[]> {
+    const all = this.#db.transaction(() => statements.map((s) => this.#execute(s)));
+    return whenNotBusy(() => all.immediate(), LOCK_WAIT_MS);
+  }
+
+  #execute({ sql, params = [] }: Statement): StatementResult {
+    const statement = this.#prepared(sql);
+    if (statement.reader) return { rows: statement.all(...params), changes: 0 };
+    return { rows: [], changes: statement.run(...params).changes };
+  }
+
+  isUniqueViolation(error: unknown, table: string): boolean {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return code === "SQLITE_CONSTRAINT_UNIQUE" && String(message).includes(`${table}.`);
+  }
+
+  async probeWrite({ sql, params = [] }: Statement): Promise<void> {
+    await whenNotBusy(() => this.#prepared(sql).run(...params), PROBE_WAIT_MS);
+  }
+
+  async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {
+    // One IMMEDIATE transaction: two processes starting at once cannot both apply a migration.
+    const apply = this.#db.transaction(() => {
+      const version = this.#db.pragma("user_version", { simple: true }) as number;
+      if (version > migrations.length) throw new SchemaTooNew(version, migrations.length);
+      for (let i = version; i < migrations.length; i++) this.#db.exec(migrations[i]!("sqlite"));
+      if (version < migrations.length) this.#db.pragma(`user_version = ${migrations.length}`);
+    });
+    await whenNotBusy(() => apply.immediate(), LOCK_WAIT_MS);
+  }
+
+  chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
+    return whenNotBusy(() => this.#chargeAll(charges), LOCK_WAIT_MS);
+  }
+
+  #charge(c: Charge): ChargeOutcome {
+    // The conditional UPSERT is the quota check: it only moves the counter when the lookups fit.
+    const counted = this.#prepared(
+      `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
+       ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + excluded.used
+       WHERE quota_counters.used + excluded.used <= ?
+       RETURNING used`,
+    ).get(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit) as { used: number } | undefined;
+    if (!counted) {
+      const row = this.#prepared("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(c.account_id, c.period_start);
+      return { charged: false, used: (row as { used: number } | undefined)?.used ?? 0 };
+    }
+    this.#prepared(
+      `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+         requests = requests + 1, lookups = lookups + excluded.lookups`,
+    ).run(c.account_id, c.bucket_start, c.key_id, c.lookups);
+    return { charged: true, used: counted.used };
+  }
+
+  grantCache(): GrantCache {
+    // Another process's commits (an operator command changing a subscription or a plan) move data_version.
+    // Reading it was the largest single cost of a lookup, so it is read at most every 100 ms.
+    const dataVersion = () => this.#prepared("PRAGMA data_version").pluck().get() as number;
+    let seen = dataVersion();
+    return new GrantCache({
+      changedElsewhere: () => {
+        const version = dataVersion();
+        const moved = version !== seen;
+        seen = version;
+        return moved;
+      },
+    });
+  }
+
+  async *iterate<R>(sql: string): AsyncIterable<R> {
+    for (const row of this.#prepared(sql).iterate()) yield row as R;
+  }
+
+  async load(statements: AsyncIterable<Statement>): Promise<number> {
+    // better-sqlite3 transactions cannot span awaits, so this one is opened by hand; the import command
+    // is the only user of the connection while it runs.
+    await whenNotBusy(() => this.#db.exec("BEGIN IMMEDIATE"), LOCK_WAIT_MS);
+    let count = 0;
+    try {
+      for await (const statement of statements) {
+        this.#execute(statement);
+        count++;
+      }
+      this.#db.exec("COMMIT");
+      return count;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
