@@ -5,13 +5,9 @@ import { countryObject, issuerAnswer, type IssuerAnswer } from "./issuer-answer.
 import { PrefixIndex } from "./prefix-index.js";
 import { defaultRegistry, type Registry } from "./registry/registry.js";
 import type { RegistryEntry } from "./registry/entry.js";
+import type { CustomPrefix } from "../store/store.js";
 
-/** An operator's own issuer prefix (`iccid-server issuers import`). */
-export interface CustomPrefix {
-  prefix: string;
-  name: string;
-  country_iso2: string | null;
-}
+export type { CustomPrefix };
 
 export type DecodeOutcome = { ok: true; result: LookupResult } | RejectedIccid;
 

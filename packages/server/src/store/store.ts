@@ -1,5 +1,4 @@
 import type { SubscriptionStatus } from "@iccid/core";
-import type { CustomPrefix } from "../decode/decoder.js";
 import type { DumpRow } from "./tables.js";
 
 // Times are epoch milliseconds throughout the store (BIGINT-friendly, no time-zone parsing on hot paths).
@@ -55,6 +54,13 @@ export interface SessionRow {
   last_seen_at: number;
   /** Absolute expiry; the idle expiry is derived from last_seen_at. */
   expires_at: number;
+}
+
+/** An issuer prefix of the operator's own (`iccid-server issuers import`): it wins over the registry's. */
+export interface CustomPrefix {
+  prefix: string;
+  name: string;
+  country_iso2: string | null;
 }
 
 export interface NewAccount {

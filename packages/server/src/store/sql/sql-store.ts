@@ -1,4 +1,3 @@
-import type { CustomPrefix } from "../../decode/decoder.js";
 import { ChargeBatch } from "../charge-batch.js";
 import { EmailTaken } from "../errors.js";
 import type { GrantCache } from "../grant-cache.js";
@@ -19,6 +18,7 @@ import type {
   ApiKeyRow,
   Charge,
   ChargeOutcome,
+  CustomPrefix,
   KeyGrant,
   NewAccount,
   Plan,
