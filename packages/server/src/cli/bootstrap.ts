@@ -1,7 +1,7 @@
 import { randomBase62 } from "../auth/secrets.js";
+import { EmailTaken } from "../domain/refusals.js";
 import { Accounts } from "../services/accounts.js";
 import { ApiKeys } from "../services/api-keys.js";
-import { EmailTaken } from "../store/errors.js";
 import type { Plan, Store } from "../store/store.js";
 import type { Clock } from "../time.js";
 

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { SERVER_VERSION } from "../app.js";
+import { Refusal } from "../domain/refusals.js";
 import { accountCommand } from "./commands/account.js";
 import { exportCommand } from "./commands/export.js";
 import { importCommand } from "./commands/import.js";
@@ -9,6 +10,7 @@ import { migrateCommand } from "./commands/migrate.js";
 import { planCommand } from "./commands/plan.js";
 import { startCommand } from "./commands/start.js";
 import { UsageError } from "./input.js";
+import { refusalInWords } from "./refusal-words.js";
 import { SettingsError } from "./settings.js";
 
 /** The `iccid-server` command tree: one file per command under ./commands. */
@@ -34,7 +36,7 @@ function inheritSettings(parent: Command): void {
   }
 }
 
-/** Runs the command; failures print one line (never a stack) and exit 1, usage errors exit 2. */
+/** Runs the command; failures (a domain refusal among them) print one line, never a stack, and exit 1; usage errors exit 2. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   const program = buildProgram();
   try {
@@ -42,7 +44,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code?.startsWith("commander.")) process.exit(e.code === "commander.helpDisplayed" || e.code === "commander.version" ? 0 : 2);
-    process.stderr.write(`iccid-server: ${e.message ?? String(error)}\n`);
+    const words = error instanceof Refusal ? refusalInWords(error) : (e.message ?? String(error));
+    process.stderr.write(`iccid-server: ${words}\n`);
     process.exit(error instanceof SettingsError || error instanceof UsageError ? 2 : 1);
   }
 }

@@ -1,8 +1,14 @@
 import type { Middleware } from "koa";
-import { AccountRateLimiter, RateLimitExceeded, rateLimitHeaders } from "../limits/rate-limit.js";
+import { SubscriptionInactive } from "../domain/refusals.js";
+import type { AccountRateLimiter } from "../limits/rate-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
-import { HttpProblem } from "./problem.js";
+import { rateLimitHeaders } from "./rate-limit-fields.js";
 import type { AppState } from "./state.js";
+
+/** The key an Authorization header presents: "" when there is none or it is not a Bearer credential. */
+export function presentedKey(authorization: string): string {
+  return /^Bearer[ ]+(\S*)\s*$/i.exec(authorization)?.[1] ?? "";
+}
 
 /**
  * The Bearer pipeline: key → subscription → rate limit. `spend: false` reads the rate state without using
@@ -10,23 +16,15 @@ import type { AppState } from "./state.js";
  */
 export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { spend }: { spend: boolean }): Middleware<AppState> {
   return async (ctx, next) => {
-    const grant = await apiKeys.authenticate(ctx.get("Authorization"));
+    const grant = await apiKeys.authenticate(presentedKey(ctx.get("Authorization")));
     const accountId = grant.account.id;
     if (grant.subscription.status !== "active") {
+      // The account is known, so it is told its rate state even though this request is refused.
       ctx.set(rateLimitHeaders(await limiter.peek(accountId, grant.plan)));
-      throw new HttpProblem("no_active_subscription", `The account's subscription is ${grant.subscription.status}.`);
+      throw new SubscriptionInactive(grant.subscription.status);
     }
-    try {
-      ctx.state.rateLimit = spend ? await limiter.consume(accountId, grant.plan) : await limiter.peek(accountId, grant.plan);
-    } catch (error) {
-      if (!(error instanceof RateLimitExceeded)) throw error;
-      const retryAfter = Math.max(1, error.state.resetSeconds);
-      ctx.set(rateLimitHeaders(error.state));
-      throw new HttpProblem("rate_limited", `Over ${grant.plan.rate_limit} requests per ${grant.plan.window_seconds} s.`, {
-        retry_after: retryAfter,
-        headers: { "Retry-After": String(retryAfter) },
-      });
-    }
+    // Over the rate, consume refuses with RateLimited, whose state the problem mapper writes as the fields.
+    ctx.state.rateLimit = spend ? await limiter.consume(accountId, grant.plan) : await limiter.peek(accountId, grant.plan);
     ctx.set(rateLimitHeaders(ctx.state.rateLimit));
     ctx.state.grant = grant;
     await next();

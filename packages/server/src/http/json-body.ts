@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import type { z } from "zod";
+import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
 
 /**
@@ -67,16 +68,13 @@ function tooLarge(limitBytes: number): HttpProblem {
   return new HttpProblem("payload_too_large", `The body is over the ${Math.round(limitBytes / 1024)} KiB limit.`);
 }
 
-/** Parses a value with a wire schema, or throws 422 `invalid_input` naming every offending field. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what = "body"): z.output<S> {
+/** Parses a value with a wire schema, or refuses with `InvalidInput` naming every offending field. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: "body" | "query" = "body"): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = result.error.issues.slice(0, 20).map((issue) => ({
-    pointer: jsonPointer(issue.path),
-    code: issue.code,
-    detail: issue.message,
-  }));
-  const first = errors[0]!;
-  const field = first.pointer === "" ? `the ${what}` : first.pointer.slice(1).replace(/\//g, ".");
-  throw new HttpProblem("invalid_input", `${field}: ${first.detail}`, { errors });
+  const issues = result.error.issues.slice(0, 20).map((issue): FieldIssue => ({ field: issue.path, code: issue.code, detail: issue.message }));
+  const first = issues[0]!;
+  // An issue about the whole value (no path) is named after what was read: "the body", "the query".
+  const field = first.field.length === 0 ? `the ${what}` : jsonPointer(first.field).slice(1).replace(/\//g, ".");
+  throw new InvalidInput([first, ...issues.slice(1)], `${field}: ${first.detail}`);
 }

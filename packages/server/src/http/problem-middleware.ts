@@ -1,12 +1,15 @@
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
+import { Refusal } from "../domain/refusals.js";
 import { StoreUnavailable } from "../store/errors.js";
 import { HttpProblem } from "./problem.js";
+import { problemForRefusal } from "./refusal-problem.js";
 
 /**
- * First in the chain after the request id: every error, thrown or not, leaves as problem+json. Headers set
- * by earlier steps (rate-limit fields, request id) stay; an unexpected error is logged by name only (its
- * message may hold SQL or input) and answered with a bare 500.
+ * First in the chain after the request id: every error, thrown or not, leaves as problem+json; a domain
+ * refusal goes through problemForRefusal, the edge's one translation of them. Headers set by earlier steps
+ * (rate-limit fields, request id) stay; an unexpected error is logged by name only (its message may hold
+ * SQL or input) and answered with a bare 500.
  */
 export function problemMiddleware(logger: Logger, onStoreError?: () => void): Middleware {
   return async (ctx, next) => {
@@ -29,6 +32,7 @@ export function problemMiddleware(logger: Logger, onStoreError?: () => void): Mi
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (error instanceof Refusal) return problemForRefusal(error);
   if (error instanceof StoreUnavailable) {
     return new HttpProblem("unavailable", "The store is unavailable; retry shortly.", { retry_after: 1, headers: { "Retry-After": "1" } });
   }

@@ -1,4 +1,4 @@
-import type { RateLimitState } from "../limits/rate-limit.js";
+import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { ActiveSession } from "../services/sessions.js";
 import type { KeyGrant } from "../store/store.js";
 

@@ -1,11 +1,11 @@
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { HttpProblem } from "../http/problem.js";
+import { RateLimited } from "../domain/refusals.js";
 import type { LimiterFactory } from "./rate-limit.js";
 
 /**
  * Counts sign-in attempts per email and per client IP. Each attempt takes its point atomically BEFORE the
  * password is checked, so parallel guesses cannot all pass a check that ran before any of them failed;
- * once either budget is used up, attempts are refused with 429 without checking the password. A success
+ * once either budget is used up, attempts are refused (`RateLimited`) without checking the password. A success
  * clears the email's count and gives the IP its point back, so only failures use them up.
  */
 export class LoginThrottle {
@@ -17,7 +17,7 @@ export class LoginThrottle {
     this.#byIp = factory(perIp, windowSeconds, "login:ip");
   }
 
-  /** Takes one attempt from both budgets, or throws 429 `rate_limited` when either is used up. */
+  /** Takes one attempt from both budgets, or refuses with the longer wait when either is used up. */
   async attempt(email: string, ip: string): Promise<void> {
     const results = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
     const refusals: RateLimiterRes[] = [];
@@ -28,10 +28,9 @@ export class LoginThrottle {
     }
     if (refusals.length === 0) return;
     const retryAfter = Math.max(1, ...refusals.map((res) => Math.ceil(res.msBeforeNext / 1000)));
-    throw new HttpProblem("rate_limited", "Too many sign-in attempts; try again later.", {
-      retry_after: retryAfter,
-      headers: { "Retry-After": String(retryAfter) },
-    });
+    // No budget state: these budgets count an email and an IP, not an account, so sign-in answers carry
+    // Retry-After but no RateLimit fields.
+    throw new RateLimited("sign_in", retryAfter);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {

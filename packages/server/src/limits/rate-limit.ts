@@ -1,13 +1,7 @@
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimitState } from "../domain/rate-limit-state.js";
+import { RateLimited } from "../domain/refusals.js";
 import type { Plan } from "../store/store.js";
-
-export interface RateLimitState {
-  limit: number;
-  windowSeconds: number;
-  remaining: number;
-  /** Seconds until the window frees capacity again. */
-  resetSeconds: number;
-}
 
 /** Makes a limiter of `points` per `durationSeconds`; `keyPrefix` keeps limiters' counters apart. */
 export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix: string) => RateLimiterAbstract;
@@ -15,14 +9,6 @@ export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix
 /** Counters in this process: right for one instance. */
 export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
   new RateLimiterMemory({ points, duration, keyPrefix });
-
-/** Thrown when a request is over its plan's rate; carries the state for the headers. */
-export class RateLimitExceeded extends Error {
-  constructor(readonly state: RateLimitState) {
-    super("rate limited");
-    this.name = "RateLimitExceeded";
-  }
-}
 
 /**
  * Per-account request rate from the account's plan (a batch is one request). One limiter per distinct
@@ -43,12 +29,14 @@ export class AccountRateLimiter {
     return limiter;
   }
 
+  /** Spends one request, or refuses with the state the account is then in (it is told its RateLimit fields). */
   async consume(accountId: string, plan: Plan): Promise<RateLimitState> {
     try {
       return state(plan, await this.#limiter(plan).consume(accountId, 1));
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw new RateLimitExceeded(state(plan, rejection));
-      throw rejection;
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const over = state(plan, rejection);
+      throw new RateLimited("requests", Math.max(1, over.resetSeconds), over);
     }
   }
 
@@ -66,13 +54,5 @@ function state(plan: Plan, res: RateLimiterRes): RateLimitState {
     windowSeconds: plan.window_seconds,
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
-  };
-}
-
-/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for a state of a policy. */
-export function rateLimitHeaders(s: RateLimitState, policy = "default"): Record<string, string> {
-  return {
-    "RateLimit-Policy": `"${policy}";q=${s.limit};w=${s.windowSeconds}`,
-    RateLimit: `"${policy}";r=${s.remaining};t=${s.resetSeconds}`,
   };
 }

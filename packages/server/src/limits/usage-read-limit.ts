@@ -1,11 +1,11 @@
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { HttpProblem } from "../http/problem.js";
-import { rateLimitHeaders, type LimiterFactory } from "./rate-limit.js";
+import { RateLimited } from "../domain/refusals.js";
+import type { LimiterFactory } from "./rate-limit.js";
 
 /**
  * Usage reads have a budget of their own per account (policy "usage"), apart from the plan's request rate
  * they do not spend: a report reads many rows, so unlimited reads by one account slowed everyone's
- * lookups. Over it, 429 `rate_limited` with Retry-After and the RateLimit fields of the "usage" policy.
+ * lookups. Over it, a `RateLimited` refusal of the "usage_reads" budget, with the state to tell the account.
  */
 export class UsageReadLimit {
   readonly #limiter: RateLimiterAbstract;
@@ -24,13 +24,7 @@ export class UsageReadLimit {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new HttpProblem("rate_limited", `Over ${this.reads} usage reads per ${this.windowSeconds} s.`, {
-        retry_after: resetSeconds,
-        headers: {
-          "Retry-After": String(resetSeconds),
-          ...rateLimitHeaders({ limit: this.reads, windowSeconds: this.windowSeconds, remaining: 0, resetSeconds }, "usage"),
-        },
-      });
+      throw new RateLimited("usage_reads", resetSeconds, { limit: this.reads, windowSeconds: this.windowSeconds, remaining: 0, resetSeconds });
     }
   }
 }

@@ -1,7 +1,6 @@
 import { CreateKeyRequest } from "@iccid/core";
 import { csrfGuard } from "../http/csrf.js";
 import { parseInput, readJson } from "../http/json-body.js";
-import { HttpProblem } from "../http/problem.js";
 import { requireSession } from "../http/session-auth.js";
 import type { ApiRouter, RouteServices } from "./context.js";
 
@@ -21,9 +20,8 @@ export function keyRoutes(router: ApiRouter, s: RouteServices): void {
   });
 
   router.delete("/api/v1/keys/:id", csrf, session, async (ctx) => {
-    const outcome = await s.apiKeys.revoke(ctx.state.session.account.id, ctx.params.id!);
-    // Another account's key and an unknown id look the same from here.
-    if (outcome === "not_found") throw new HttpProblem("not_found", "No such API key.");
+    // Revoking twice is fine (204 again); another account's key and an unknown id are both NotFound.
+    await s.apiKeys.revoke(ctx.state.session.account.id, ctx.params.id!);
     ctx.status = 204;
   });
 }

@@ -1,9 +1,12 @@
 import { EMAIL_PATTERN, type SubscriptionStatus } from "@iccid/core";
 import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
-import { EmailTaken } from "../store/errors.js";
+import { EmailTaken, InvalidInput, NotFound } from "../domain/refusals.js";
+import { EmailTaken as EmailRaceLost } from "../store/errors.js";
 import type { Account, Plan, Store } from "../store/store.js";
 import type { Clock } from "../time.js";
+
+const MIN_PASSWORD_LENGTH = 8;
 
 /** Accounts and their subscriptions (operator commands and the first-start bootstrap). */
 export class Accounts {
@@ -14,21 +17,29 @@ export class Accounts {
 
   async create(input: { email: string; password: string; plan: string; status?: SubscriptionStatus }): Promise<Account> {
     const email = input.email.trim().toLowerCase();
-    if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new Error(`not an email address: ${input.email}`);
+    if (!EMAIL_PATTERN.test(email) || email.length > 254) {
+      throw new InvalidInput([{ field: ["email"], code: "invalid_email", detail: "is not an email address" }], `not an email address: ${input.email}`);
+    }
     if (await this.store.findAccountByEmail(email)) throw new EmailTaken(email);
-    if (!(await this.store.getPlan(input.plan))) throw new Error(`unknown plan ${input.plan}`);
+    if (!(await this.store.getPlan(input.plan))) throw new NotFound("plan", input.plan);
     const now = this.clock.now();
     const account: Account = { id: newId("acc"), email, password_hash: await hashPassword(input.password), created_at: now };
-    await this.store.createAccount({
-      account,
-      subscription: { account_id: account.id, status: input.status ?? "active", plan: input.plan, period_anchor: now },
-    });
+    try {
+      await this.store.createAccount({
+        account,
+        subscription: { account_id: account.id, status: input.status ?? "active", plan: input.plan, period_anchor: now },
+      });
+    } catch (error) {
+      // Another instance created the same email between the check above and this insert.
+      if (error instanceof EmailRaceLost) throw new EmailTaken(email);
+      throw error;
+    }
     return account;
   }
 
   async byEmail(email: string): Promise<Account> {
     const account = await this.store.findAccountByEmail(email.trim().toLowerCase());
-    if (!account) throw new Error(`no account with email ${email}`);
+    if (!account) throw new NotFound("account", email);
     return account;
   }
 
@@ -36,14 +47,19 @@ export class Accounts {
   async changePlan(email: string, planName: string): Promise<Plan> {
     const account = await this.byEmail(email);
     const plan = await this.store.getPlan(planName);
-    if (!plan) throw new Error(`unknown plan ${planName} (see \`iccid-server plan list\`)`);
+    if (!plan) throw new NotFound("plan", planName);
     await this.store.setSubscription(account.id, { plan: plan.name });
     return plan;
   }
 
   /** Sets a new password and signs the account out everywhere. */
   async resetPassword(email: string, password: string): Promise<void> {
-    if (password.length < 8) throw new Error("the password must be at least 8 characters");
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw new InvalidInput(
+        [{ field: ["password"], code: "too_short", detail: `must be at least ${MIN_PASSWORD_LENGTH} characters` }],
+        `the password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+      );
+    }
     const account = await this.byEmail(email);
     await this.store.setPasswordHash(account.id, await hashPassword(password));
   }

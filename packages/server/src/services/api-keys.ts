@@ -1,6 +1,6 @@
 import { formatApiKey, isWellFormedApiKey, API_KEY_RANDOM_LENGTH, type CreatedKey, type KeyRecord } from "@iccid/core";
 import { newId, randomBase62, sha256Hex } from "../auth/secrets.js";
-import { HttpProblem } from "../http/problem.js";
+import { KeyRejected, NotFound } from "../domain/refusals.js";
 import type { ApiKeyRow, KeyGrant, RevokeOutcome, Store } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
 
@@ -19,13 +19,10 @@ export function toKeyRecord(row: ApiKeyRow): KeyRecord {
   };
 }
 
-const UNAUTHORIZED = { "WWW-Authenticate": 'Bearer realm="iccid"' };
-const INVALID = { "WWW-Authenticate": 'Bearer realm="iccid", error="invalid_token"' };
-
-/** API keys: minted with their secret shown once, stored as SHA-256, checked on every Bearer request. */
 /** The shape of every key id (`newId("key")`). */
 const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
 
+/** API keys: minted with their secret shown once, stored as SHA-256, checked on every Bearer request. */
 export class ApiKeys {
   constructor(
     private readonly store: Store,
@@ -53,28 +50,25 @@ export class ApiKeys {
     return (await this.store.listKeys(accountId)).map(toKeyRecord);
   }
 
-  async revoke(accountId: string, keyId: string): Promise<RevokeOutcome> {
+  /**
+   * Revokes one of the account's keys; revoking it again is no error. Another account's key and an unknown
+   * id are both `NotFound`, so a caller cannot learn which ids exist.
+   */
+  async revoke(accountId: string, keyId: string): Promise<Exclude<RevokeOutcome, "not_found">> {
     // Not an id this server makes (a NUL in it was a 500 on PostgreSQL): no such key, without asking the store.
-    if (!KEY_ID.test(keyId)) return "not_found";
-    return this.store.revokeKey(accountId, keyId, this.clock.now());
+    const outcome = KEY_ID.test(keyId) ? await this.store.revokeKey(accountId, keyId, this.clock.now()) : "not_found";
+    if (outcome === "not_found") throw new NotFound("api_key", keyId);
+    return outcome;
   }
 
-  /** Resolves an Authorization header to a grant, or throws the 401 that says what is wrong. */
-  async authenticate(authorization: string): Promise<KeyGrant> {
-    const match = /^Bearer[ ]+(\S*)\s*$/i.exec(authorization);
-    const key = match?.[1] ?? "";
-    if (key === "") {
-      throw new HttpProblem("missing_api_key", "Send your API key as Authorization: Bearer <key>.", { headers: UNAUTHORIZED });
-    }
+  /** Resolves a presented key ("" when none was sent) to a grant, or refuses saying what is wrong with it. */
+  async authenticate(key: string): Promise<KeyGrant> {
+    if (key === "") throw new KeyRejected("missing");
     // The checksum rejects mistyped keys without touching the store.
-    if (!isWellFormedApiKey(key)) {
-      throw new HttpProblem("invalid_api_key", "The API key is malformed.", { headers: INVALID });
-    }
+    if (!isWellFormedApiKey(key)) throw new KeyRejected("malformed");
     const grant = await this.store.findKeyGrant(sha256Hex(key));
-    if (!grant) throw new HttpProblem("invalid_api_key", "The API key is not known.", { headers: INVALID });
-    if (grant.key.revoked_at !== null) {
-      throw new HttpProblem("revoked_api_key", "The API key was revoked.", { headers: INVALID });
-    }
+    if (!grant) throw new KeyRejected("unknown");
+    if (grant.key.revoked_at !== null) throw new KeyRejected("revoked");
     const now = this.clock.now();
     if (grant.key.last_used_at === null || now - grant.key.last_used_at >= TOUCH_INTERVAL_MS) {
       await this.store.touchKey(grant.key.id, now);

@@ -1,7 +1,7 @@
 import type { BatchItem, BatchResult, LookupResult } from "@iccid/core";
 import type { DecodeOutcome } from "../decode/decoder.js";
 import type { DecoderSource } from "../decode/live-decoder.js";
-import { HttpProblem } from "../http/problem.js";
+import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
@@ -21,9 +21,7 @@ export class Lookups {
   async lookup(grant: KeyGrant, iccid: string): Promise<LookupResult> {
     const outcome = this.decoders.current.decode(iccid);
     if (!outcome.ok) {
-      throw new HttpProblem("invalid_input", `iccid: ${outcome.error.message}`, {
-        errors: [{ pointer: "/iccid", code: outcome.error.code, detail: outcome.error.message }],
-      });
+      throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }]);
     }
     await this.meter.charge(grant, 1);
     return outcome.result;

@@ -1,6 +1,6 @@
-import { HttpProblem } from "../http/problem.js";
+import { QuotaExceeded } from "../domain/refusals.js";
 import type { KeyGrant, Store } from "../store/store.js";
-import { billingPeriod, floorHour, rfc3339, type Clock } from "../time.js";
+import { billingPeriod, floorHour, type Clock } from "../time.js";
 
 /**
  * Charges answered requests against the monthly quota and the usage counters in one store transaction,
@@ -32,10 +32,6 @@ export class Meter {
     }
     const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));
     const remaining = Math.max(0, limit - outcome.used);
-    throw new HttpProblem(
-      "quota_exceeded",
-      `This request needs ${lookups} lookups but ${remaining} of ${limit} remain this period.`,
-      { retry_after: retryAfter, resets_at: rfc3339(period.end), headers: { "Retry-After": String(retryAfter) } },
-    );
+    throw new QuotaExceeded(lookups, remaining, limit, period.end, retryAfter);
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Session as SessionBody } from "@iccid/core";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
-import { HttpProblem } from "../http/problem.js";
+import { InvalidCredentials } from "../domain/refusals.js";
 import type { LoginThrottle } from "../limits/login-throttle.js";
 import type { Account, SessionRow, Store } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
@@ -27,13 +27,13 @@ export class Sessions {
     private readonly maxMs: number,
   ) {}
 
-  /** Verifies the credentials; returns the cookie secret and the session. */
+  /** Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong). */
   async login(email: string, password: string, ip: string): Promise<{ secret: string; active: ActiveSession }> {
     await this.throttle.attempt(email, ip);
     const account = await this.store.findAccountByEmail(email);
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
     const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (!account || !ok) throw new HttpProblem("invalid_credentials", "The email or password is wrong.");
+    if (!account || !ok) throw new InvalidCredentials();
     await this.throttle.succeeded(email, ip);
     const secret = randomBytes(32).toString("base64url");
     const now = this.clock.now();

@@ -1,6 +1,6 @@
 import type { Granularity, Usage, UsageBucket, UsageByKey } from "@iccid/core";
-import { HttpProblem } from "../http/problem.js";
-import type { RateLimitState } from "../limits/rate-limit.js";
+import type { RateLimitState } from "../domain/rate-limit-state.js";
+import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant, Store } from "../store/store.js";
 import { addMonths, billingPeriod, floorDay, floorHour, floorMonth, rfc3339, type Clock } from "../time.js";
 
@@ -47,24 +47,21 @@ export class UsageReport {
     const to = params.to === undefined ? current.end : instant(params.to);
     for (const [field, value] of [["from", from], ["to", to]] as const) {
       if (!(value >= EARLIEST && value <= LATEST)) {
-        throw new HttpProblem("invalid_input", `${field}: must lie between 1970-01-01 and 9999-01-01`, {
-          errors: [{ pointer: `/${field}`, code: "out_of_range", detail: "must lie between 1970-01-01 and 9999-01-01" }],
-        });
+        throw new InvalidInput([{ field: [field], code: "out_of_range", detail: "must lie between 1970-01-01 and 9999-01-01" }]);
       }
     }
     if (!(from < to)) {
-      throw new HttpProblem("invalid_input", "to: must be later than from", {
-        errors: [{ pointer: "/to", code: "invalid_range", detail: "must be later than from" }],
-      });
+      throw new InvalidInput([{ field: ["to"], code: "invalid_range", detail: "must be later than from" }]);
     }
     const step = STEP[params.granularity];
     const series: UsageBucket[] = [];
     const index = new Map<number, UsageBucket>();
     for (let start = step.floor(from); start < to; start = step.next(start)) {
       if (series.length === MAX_BUCKETS) {
-        throw new HttpProblem("invalid_input", `granularity: the period spans more than ${MAX_BUCKETS} buckets`, {
-          errors: [{ pointer: "/granularity", code: "too_many_buckets", detail: "choose a coarser granularity or a shorter period" }],
-        });
+        throw new InvalidInput(
+          [{ field: ["granularity"], code: "too_many_buckets", detail: "choose a coarser granularity or a shorter period" }],
+          `granularity: the period spans more than ${MAX_BUCKETS} buckets`,
+        );
       }
       const bucket = { start: rfc3339(start), requests: 0, lookups: 0 };
       series.push(bucket);
