@@ -23,6 +23,7 @@ export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory
 export function connectRedis(url: string): Redis {
   return new Redis(url, {
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),

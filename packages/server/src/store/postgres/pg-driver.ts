@@ -1,5 +1,6 @@
 import pg from "pg";
 import { SchemaTooNew } from "../errors.js";
+import { chargeGroups, outcomesOfChargedGroup } from "../charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
@@ -109,25 +110,29 @@ export class PgDriver implements SqlDriver {
   }
 
   chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
-    // Lock rows in one global order (by account), so two instances committing batches that touch the
-    // same accounts wait for each other instead of deadlocking; the sort is stable, so one account's
-    // charges keep their arrival order.
-    const order = charges.map((_, i) => i).sort((a, b) => compare(charges[a]!.account_id, charges[b]!.account_id));
+    // A busy client's requests in one commit move the same counters: they are charged as one when they
+    // fit together (one statement for the group instead of one per request), one by one when they do not.
     return inTransaction(
       this.#pool,
       async (tx) => {
         const outcomes: ChargeOutcome[] = new Array(charges.length);
-        for (const i of order) outcomes[i] = await this.#charge(charges[i]!, tx);
+        for (const group of chargeGroups(charges)) {
+          const whole = await this.#charge(group.merged, group.requests, tx);
+          if (whole.charged) for (const [i, outcome] of outcomesOfChargedGroup(charges, group, whole.used)) outcomes[i] = outcome;
+          else if (group.indexes.length === 1) outcomes[group.indexes[0]!] = whole;
+          else for (const i of group.indexes) outcomes[i] = await this.#charge(charges[i]!, 1, tx);
+        }
         return outcomes;
       },
       { resolveLostCommit: true },
     );
   }
 
-  async #charge(c: Charge, tx: Queryable): Promise<ChargeOutcome> {
-    // One round trip: the conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter row
-    // and re-checks the WHERE on its latest version, so charges from any instance serialise on it), and the
-    // usage bucket moves only when it let the charge through.
+  /** Charges `c` for `requests` requests: the quota check and both counters in one statement. */
+  async #charge(c: Charge, requests: number, tx: Queryable): Promise<ChargeOutcome> {
+    // The conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter row and re-checks
+    // the WHERE on its latest version, so charges from any instance serialise on it), and the usage bucket
+    // moves only when it let the charge through.
     const { rows } = await this.#rows<{ charged: number | null; current: number | null }>(
       `WITH quota AS (
          INSERT INTO quota_counters (account_id, period_start, used)
@@ -137,15 +142,15 @@ export class PgDriver implements SqlDriver {
          RETURNING used
        ), usage AS (
          INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups)
-         SELECT ?::text, ?::bigint, ?::text, 1, ?::bigint WHERE EXISTS (SELECT 1 FROM quota)
+         SELECT ?::text, ?::bigint, ?::text, ?::bigint, ?::bigint WHERE EXISTS (SELECT 1 FROM quota)
          ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
-           requests = usage_counters.requests + 1, lookups = usage_counters.lookups + excluded.lookups
+           requests = usage_counters.requests + excluded.requests, lookups = usage_counters.lookups + excluded.lookups
        )
        SELECT (SELECT used FROM quota) AS charged,
               (SELECT used FROM quota_counters WHERE account_id = ?::text AND period_start = ?::bigint) AS current`,
       [
         c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit,
-        c.account_id, c.bucket_start, c.key_id, c.lookups,
+        c.account_id, c.bucket_start, c.key_id, requests, c.lookups,
         c.account_id, c.period_start,
       ],
       tx,
@@ -189,5 +194,3 @@ export class PgDriver implements SqlDriver {
     await this.#pool.end();
   }
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,45 @@
+import type { Charge, ChargeOutcome } from "./store.js";
+
+/**
+ * Charges of one group commit that move the same counters: one account's quota in one period and one
+ * usage bucket of one key. A busy client's requests, answered in one commit, are usually one such group.
+ */
+export interface ChargeGroup {
+  /** Indexes into the batch, in arrival order. */
+  indexes: number[];
+  /** The group as one charge: the sum of its lookups. */
+  merged: Charge;
+  /** How many requests it meters. */
+  requests: number;
+}
+
+const countersOf = (c: Charge) => `${c.account_id}\u0000${c.period_start}\u0000${c.quota_limit}\u0000${c.bucket_start}\u0000${c.key_id}`;
+
+/**
+ * The batch's charges grouped by the counters they move, groups ordered by account (rows are locked in
+ * one global order, so instances committing batches that touch the same accounts wait for each other
+ * instead of deadlocking).
+ */
+export function chargeGroups(charges: readonly Charge[]): ChargeGroup[] {
+  const groups = new Map<string, ChargeGroup>();
+  charges.forEach((charge, index) => {
+    const counters = countersOf(charge);
+    const group = groups.get(counters);
+    if (!group) groups.set(counters, { indexes: [index], merged: { ...charge }, requests: 1 });
+    else {
+      group.indexes.push(index);
+      group.merged.lookups += charge.lookups;
+      group.requests++;
+    }
+  });
+  return [...groups.values()].sort((a, b) => (a.merged.account_id < b.merged.account_id ? -1 : a.merged.account_id > b.merged.account_id ? 1 : 0));
+}
+
+/**
+ * Each charge's outcome when its whole group was charged at once: what charging them one after another in
+ * arrival order would have answered (each sees the lookups of the ones before it).
+ */
+export function outcomesOfChargedGroup(charges: readonly Charge[], group: ChargeGroup, usedAfter: number): Array<[number, ChargeOutcome]> {
+  let used = usedAfter - group.merged.lookups;
+  return group.indexes.map((i) => [i, { charged: true, used: (used += charges[i]!.lookups) }]);
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Charge } from "../src/store/store.js";
+import { startTestServer, type TestServer } from "../test-support/index.js";
+
+// Charges arriving together share one commit (group commit), and on PostgreSQL a group that moves the
+// same counters is charged with one statement when it fits. Either way the outcome must be what charging
+// the requests one after another would give. Runs on SQLite and, in server-postgres, on PostgreSQL.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+async function chargesAtOnce(lookups: number[], quotaLimit: number) {
+  const account = await server.createAccount();
+  const charge = (n: number): Charge => ({ account_id: account.id, key_id: account.keyId, period_start: 1_000, bucket_start: 2_000, lookups: n, quota_limit: quotaLimit });
+  const outcomes = await Promise.all(lookups.map((n) => server.store.charge(charge(n)))); // one event-loop turn: one commit
+  return { outcomes, used: await server.store.quotaUsed(account.id, 1_000), usage: await server.store.usageRows(account.id, 0, 10_000) };
+}
+
+describe("charges committed together", () => {
+  it("that fit together: all charged, each answered the count it would have seen alone, in order", async () => {
+    const { outcomes, used, usage } = await chargesAtOnce([2, 0, 3, 1], 100);
+    expect(outcomes).toEqual([
+      { charged: true, used: 2 },
+      { charged: true, used: 2 },
+      { charged: true, used: 5 },
+      { charged: true, used: 6 },
+    ]);
+    expect(used).toBe(6);
+    expect(usage).toEqual([expect.objectContaining({ requests: 4, lookups: 6 })]);
+  });
+
+  it("that do not fit together: charged one by one, those that fit in arrival order, the others refused", async () => {
+    const { outcomes, used, usage } = await chargesAtOnce([2, 2, 2, 1], 5);
+    expect(outcomes).toEqual([
+      { charged: true, used: 2 },
+      { charged: true, used: 4 },
+      { charged: false, used: 4 },
+      { charged: true, used: 5 },
+    ]);
+    expect(used).toBe(5);
+    expect(usage).toEqual([expect.objectContaining({ requests: 3, lookups: 5 })]);
+  });
+});
