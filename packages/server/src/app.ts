@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import { Router } from "@koa/router";
 import Koa from "koa";
 import { pino, type Logger } from "pino";
 import type { DecoderSource } from "./decode/live-decoder.js";
@@ -9,18 +8,14 @@ import { problemMiddleware } from "./http/problem-middleware.js";
 import { wireBasics } from "./http/wire-basics.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
+import { buildOpenApi } from "./openapi.js";
 import type { ServerMetrics } from "./metrics/prometheus.js";
 import { LoginThrottle } from "./limits/login-throttle.js";
 import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
 import { UsageReadLimit } from "./limits/usage-read-limit.js";
-import { accountPageRoutes } from "./routes/account-page.js";
-import { accountUsageRoutes } from "./routes/account-usage.js";
 import type { RouteServices } from "./routes/context.js";
-import { iccidRoutes } from "./routes/iccid.js";
-import { keyRoutes } from "./routes/keys.js";
-import { metaRoutes } from "./routes/meta.js";
-import { sessionRoutes } from "./routes/session.js";
-import { usageRoutes } from "./routes/usage.js";
+import { routerFor } from "./routes/router.js";
+import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { Lookups } from "./services/lookups.js";
 import { Meter } from "./services/meter.js";
@@ -77,17 +72,10 @@ export function createApp(deps: AppDeps): IccidApp {
       settings.sessionMaxMs,
     ),
     readiness: new Readiness(store, clock),
+    apiDocument: JSON.stringify(buildOpenApi(SERVER_VERSION)),
   };
 
-  // Paths match exactly: /API/V1/USAGE and /api/v1/usage/ are not the usage route.
-  const router = new Router<AppState>({ sensitive: true, strict: true });
-  iccidRoutes(router, services);
-  usageRoutes(router, services);
-  sessionRoutes(router, services);
-  keyRoutes(router, services);
-  accountUsageRoutes(router, services);
-  accountPageRoutes(router);
-  metaRoutes(router, services, SERVER_VERSION);
+  const router = routerFor(ROUTE_TABLE, services);
 
   const lifecycle = new Lifecycle();
   // ctx.ip: with a trusted proxy, the X-Forwarded-For entry `proxyHops` from the right, never the

@@ -1,5 +1,8 @@
 import { apiSchemas, PROBLEM_CODES, type ProblemCode } from "@iccid/core";
 import { z } from "zod";
+import { routeProblems } from "./routes/guards.js";
+import { openApiPath, pathParams, type Route, type RouteAuth, type WireSchema } from "./routes/route.js";
+import { ROUTE_TABLE } from "./routes/table.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -17,20 +20,60 @@ function problems(...codes: ProblemCode[]): Record<string, JsonObject> {
   );
 }
 
-const BEARER: ProblemCode[] = ["missing_api_key", "invalid_api_key", "revoked_api_key", "no_active_subscription", "rate_limited"];
-const BODY: ProblemCode[] = ["payload_too_large", "unsupported_media_type", "invalid_input", "malformed_json"];
-const SESSION: ProblemCode[] = ["not_authenticated"];
+const SECURITY: Record<RouteAuth["kind"], JsonObject[]> = {
+  none: [],
+  apiKey: [{ apiKey: [] }],
+  session: [{ session: [] }],
+};
 
-function operation(summary: string, spec: JsonObject, codes: ProblemCode[]): JsonObject {
-  const { responses, ...rest } = spec as { responses: JsonObject };
+/** The id a wire schema is registered under in `apiSchemas`: the document refers to it by that id. */
+function componentId(schema: WireSchema): string {
+  const id = apiSchemas.get(schema)?.id;
+  if (!id) throw new Error("a route refers to a schema that is not registered in apiSchemas");
+  return id;
+}
+
+/** The query parameters of a route, one per property of its query schema's component. */
+function queryParameters(components: JsonObject, schema: WireSchema): JsonObject[] {
+  const query = components[componentId(schema)] as { properties: Record<string, JsonObject> };
+  // Every query parameter is optional on the wire: the component describes the parsed query, in which a
+  // field with a default counts as required.
+  return Object.entries(query.properties).map(([name, property]) => ({ name, in: "query", required: false, schema: property }));
+}
+
+function operation(route: Route, components: JsonObject): JsonObject {
+  const parameters = [
+    ...pathParams(route.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+    ...(route.query ? queryParameters(components, route.query) : []),
+  ];
+  const { status, description, schema } = route.response;
   return {
-    summary,
-    ...rest,
-    responses: { ...responses, ...problems(...codes, "internal_error", "unavailable") },
+    summary: route.summary,
+    security: SECURITY[route.auth.kind],
+    ...(route.description && { description: route.description }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(route.body && { requestBody: { required: route.body.required, content: json(componentId(route.body.schema)) } }),
+    responses: {
+      [String(status)]: { description, ...(schema && { content: json(componentId(schema)) }) },
+      ...problems(...routeProblems(route)),
+    },
   };
 }
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. */
+/** The paths object: one operation per route, methods grouped under their path in table order. */
+function paths(routes: readonly Route[], components: JsonObject): Record<string, JsonObject> {
+  const byPath: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    byPath[path] = { ...byPath[path], [route.method]: operation(route, components) };
+  }
+  return byPath;
+}
+
+/**
+ * The OpenAPI 3.1 document, generated from the route table the server is routed by and the same zod
+ * schemas it validates with.
+ */
 export function buildOpenApi(version: string): JsonObject {
   const { schemas } = z.toJSONSchema(apiSchemas, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` });
   const components = Object.fromEntries(
@@ -39,16 +82,6 @@ export function buildOpenApi(version: string): JsonObject {
       return [id, rest];
     }),
   );
-  const usageQuery = components.UsageQuery as { properties: Record<string, JsonObject>; required?: string[] };
-  const usageParameters = Object.entries(usageQuery.properties).map(([name, schema]) => ({
-    name,
-    in: "query",
-    required: false,
-    schema,
-  }));
-  const bearer = [{ apiKey: [] }];
-  const cookie = [{ session: [] }];
-
   return {
     openapi: "3.1.0",
     info: {
@@ -66,131 +99,6 @@ export function buildOpenApi(version: string): JsonObject {
         session: { type: "apiKey", in: "cookie", name: "iccid_session" },
       },
     },
-    paths: {
-      "/healthz": {
-        get: operation("Liveness for load balancers", { security: [], responses: { "200": { description: "Up", content: json("Health") } } }, []),
-      },
-      "/readyz": {
-        get: operation(
-          "Readiness for load balancers: 503 while the store cannot take a write, 200 again once it can",
-          { security: [], responses: { "200": { description: "Ready", content: json("Health") } } },
-          [],
-        ),
-      },
-      "/api/v1/openapi.json": {
-        get: operation("This document", { security: [], responses: { "200": { description: "OpenAPI 3.1" } } }, []),
-      },
-      "/api/v1/iccid/lookup": {
-        post: operation(
-          "Look up one ICCID",
-          {
-            security: bearer,
-            requestBody: { required: true, content: json("LookupRequest") },
-            responses: { "200": { description: "The lookup result (valid may be false)", content: json("LookupResult") } },
-          },
-          [...BEARER, ...BODY, "quota_exceeded"],
-        ),
-      },
-      "/api/v1/iccid/batch": {
-        post: operation(
-          "Look up 1 to 1000 ICCIDs",
-          {
-            security: bearer,
-            description:
-              "One result per input, in input order. A bad item never fails the request. summary.unique counts " +
-              "distinct normalised ICCIDs plus distinct failed inputs; each distinct ICCID answered is one lookup.",
-            requestBody: { required: true, content: json("BatchRequest") },
-            responses: { "200": { description: "The batch result", content: json("BatchResult") } },
-          },
-          [...BEARER, ...BODY, "quota_exceeded"],
-        ),
-      },
-      "/api/v1/usage": {
-        get: operation(
-          "Usage, quota and rate limit of the key's account",
-          {
-            security: bearer,
-            description: "Spends neither quota nor rate limit.",
-            parameters: usageParameters,
-            responses: { "200": { description: "Usage", content: json("Usage") } },
-          },
-          [...BEARER, "invalid_input"],
-        ),
-      },
-      "/api/v1/account/usage": {
-        get: operation(
-          "Usage, quota and rate limit of the signed-in account (for the account page)",
-          {
-            security: cookie,
-            description:
-              "The same report as GET /api/v1/usage, for a web session instead of an API key. Spends neither quota " +
-              "nor rate limit, and also answers when the subscription is not active (the status is in the report).",
-            parameters: usageParameters,
-            responses: { "200": { description: "Usage", content: json("Usage") } },
-          },
-          [...SESSION, "invalid_input"],
-        ),
-      },
-      "/api/v1/session": {
-        post: operation(
-          "Sign in (sets the iccid_session cookie)",
-          {
-            security: [],
-            requestBody: { required: true, content: json("LoginRequest") },
-            responses: { "201": { description: "Signed in", content: json("Session") } },
-          },
-          ["invalid_credentials", "rate_limited", "csrf_rejected", ...BODY],
-        ),
-        get: operation("The current session", { security: cookie, responses: { "200": { description: "Session", content: json("Session") } } }, SESSION),
-        delete: operation("Sign out", { security: cookie, responses: { "204": { description: "Signed out" } } }, [...SESSION, "csrf_rejected"]),
-      },
-      "/api/v1/keys": {
-        get: operation("List API keys", { security: cookie, responses: { "200": { description: "Keys", content: json("KeyList") } } }, SESSION),
-        post: operation(
-          "Create an API key (the secret is shown once)",
-          {
-            security: cookie,
-            requestBody: { required: false, content: json("CreateKeyRequest") },
-            responses: { "201": { description: "Created", content: json("CreatedKey") } },
-          },
-          [...SESSION, "csrf_rejected", ...BODY],
-        ),
-      },
-      "/api/v1/keys/{id}": {
-        delete: operation(
-          "Revoke an API key (204 again if already revoked)",
-          {
-            security: cookie,
-            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-            responses: { "204": { description: "Revoked" } },
-          },
-          [...SESSION, "csrf_rejected", "not_found"],
-        ),
-      },
-      "/": {
-        get: operation("Redirects to the account page", { security: [], responses: { "302": { description: "To /account" } } }, []),
-      },
-      "/account": {
-        get: operation(
-          "The account page: sign in, manage API keys, see usage (HTML)",
-          { security: [], responses: { "200": { description: "HTML, with a strict Content-Security-Policy" } } },
-          [],
-        ),
-      },
-      "/account/assets/{file}": {
-        get: operation(
-          "The account page's scripts and styles",
-          {
-            security: [],
-            parameters: [{ name: "file", in: "path", required: true, schema: { type: "string" } }],
-            responses: { "200": { description: "JavaScript or CSS" } },
-          },
-          ["not_found"],
-        ),
-      },
-      "/docs/errors": {
-        get: operation("Human page listing every error code", { security: [], responses: { "200": { description: "HTML" } } }, []),
-      },
-    },
+    paths: paths(ROUTE_TABLE, components),
   };
 }

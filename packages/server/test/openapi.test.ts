@@ -1,6 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { PROBLEM_CODE_LIST } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiPath } from "../src/routes/route.js";
+import { ROUTE_TABLE } from "../src/routes/table.js";
 import { startTestServer, type TestServer } from "../test-support/index.js";
 import { call } from "./http.js";
 
@@ -10,26 +12,12 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-// Every route the server answers, as method + OpenAPI path.
-const ROUTES = [
-  ["get", "/healthz"],
-  ["get", "/readyz"],
-  ["get", "/api/v1/openapi.json"],
-  ["post", "/api/v1/iccid/lookup"],
-  ["post", "/api/v1/iccid/batch"],
-  ["get", "/api/v1/usage"],
-  ["post", "/api/v1/session"],
-  ["get", "/api/v1/session"],
-  ["delete", "/api/v1/session"],
-  ["get", "/api/v1/keys"],
-  ["post", "/api/v1/keys"],
-  ["delete", "/api/v1/keys/{id}"],
-  ["get", "/api/v1/account/usage"],
-  ["get", "/"],
-  ["get", "/account"],
-  ["get", "/account/assets/{file}"],
-  ["get", "/docs/errors"],
-] as const;
+// Every route the server answers, as method + OpenAPI path: the table the router and the document are built from.
+const ROUTES = ROUTE_TABLE.map((route) => [route.method, openApiPath(route.path)] as const);
+
+// A value for each path parameter, so the request reaches the route's handler.
+const SAMPLE_PARAMS: Record<string, string> = { id: "key_x", file: "account.css" };
+const samplePath = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? "x");
 
 describe("OpenAPI document", () => {
   it("is served and passes an OpenAPI 3.1 validator", async () => {
@@ -48,7 +36,7 @@ describe("OpenAPI document", () => {
     );
     expect(documented.sort()).toEqual(ROUTES.map(([m, p]) => `${m} ${p}`).sort());
     for (const [method, path] of ROUTES) {
-      const r = await call(server.url, method.toUpperCase(), path.replace("{id}", "key_x").replace("{file}", "account.css"));
+      const r = await call(server.url, method.toUpperCase(), samplePath(path));
       // Routed: whatever the answer (401 without credentials, 404 for the made-up key id), never "no such route".
       expect(r.status, `${method} ${path}`).not.toBe(405);
       expect(r.body?.detail, `${method} ${path}`).not.toBe("No such route.");

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HttpProblem } from "../http/problem.js";
-import type { ApiRouter } from "./context.js";
+import { defineRoute, type Route } from "./route.js";
 
 // The page's HTML, CSS and compiled browser modules live in dist/web (built by `pnpm build` from web/).
 // This file sits in src/routes when tests run from sources and in dist/routes when built: from either
@@ -43,29 +43,49 @@ function loadAssets(dir: string): Map<string, Asset> {
   return assets;
 }
 
-export function accountPageRoutes(router: ApiRouter, webDir: string = WEB_DIR): void {
-  const assets = loadAssets(webDir);
-  const page = assets.get("account.html");
-
-  router.get("/", (ctx) => {
-    ctx.redirect("/account");
-  });
-
-  router.get("/account", (ctx) => {
-    // A server started from sources without a build still answers its API; only the page is missing.
-    if (!page) throw new HttpProblem("unavailable", "The account page is not built: run `pnpm build`.");
-    ctx.set("Content-Security-Policy", ACCOUNT_PAGE_CSP);
-    ctx.set("X-Frame-Options", "DENY");
-    ctx.type = page.type;
-    ctx.body = page.body;
-  });
-
-  router.get("/account/assets/:file", (ctx) => {
-    const file = ctx.params.file!;
-    const asset = file === "account.html" ? undefined : assets.get(file);
-    if (!asset) throw new HttpProblem("not_found", "No such asset.");
-    ctx.set("Content-Security-Policy", ACCOUNT_PAGE_CSP);
-    ctx.type = asset.type;
-    ctx.body = asset.body;
-  });
-}
+export const accountPageRoutes: Route[] = [
+  defineRoute({
+    method: "get",
+    path: "/",
+    summary: "Redirects to the account page",
+    response: { status: 302, description: "To /account" },
+    handler: () => (ctx) => {
+      ctx.redirect("/account");
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/account",
+    summary: "The account page: sign in, manage API keys, see usage (HTML)",
+    response: { status: 200, description: "HTML, with a strict Content-Security-Policy" },
+    handler: () => {
+      const page = loadAssets(WEB_DIR).get("account.html");
+      return (ctx) => {
+        // A server started from sources without a build still answers its API; only the page is missing.
+        if (!page) throw new HttpProblem("unavailable", "The account page is not built: run `pnpm build`.");
+        ctx.set("Content-Security-Policy", ACCOUNT_PAGE_CSP);
+        ctx.set("X-Frame-Options", "DENY");
+        ctx.type = page.type;
+        ctx.body = page.body;
+      };
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/account/assets/:file",
+    summary: "The account page's scripts and styles",
+    response: { status: 200, description: "JavaScript or CSS" },
+    problems: ["not_found"],
+    handler: () => {
+      const assets = loadAssets(WEB_DIR);
+      return (ctx) => {
+        const file = ctx.params.file!;
+        const asset = file === "account.html" ? undefined : assets.get(file);
+        if (!asset) throw new HttpProblem("not_found", "No such asset.");
+        ctx.set("Content-Security-Policy", ACCOUNT_PAGE_CSP);
+        ctx.type = asset.type;
+        ctx.body = asset.body;
+      };
+    },
+  }),
+];

@@ -1,15 +1,23 @@
-import { UsageQuery } from "@iccid/core";
+import { Usage, UsageQuery } from "@iccid/core";
 import { parseInput } from "../http/json-body.js";
-import { requireSession } from "../http/session-auth.js";
-import type { ApiRouter, RouteServices } from "./context.js";
+import { defineRoute } from "./route.js";
 
 /**
  * The usage report for the signed-in account (the account page has a session, not an API key). Same query
  * and answer as GET /api/v1/usage. Unlike the Bearer read it also answers for an inactive subscription: the
  * page is where a user goes to see that status.
  */
-export function accountUsageRoutes(router: ApiRouter, s: RouteServices): void {
-  router.get("/api/v1/account/usage", requireSession(s.sessions), async (ctx) => {
+export const accountUsageRoute = defineRoute({
+  method: "get",
+  path: "/api/v1/account/usage",
+  summary: "Usage, quota and rate limit of the signed-in account (for the account page)",
+  description:
+    "The same report as GET /api/v1/usage, for a web session instead of an API key. Spends neither quota " +
+    "nor rate limit, and also answers when the subscription is not active (the status is in the report).",
+  auth: { kind: "session" },
+  query: UsageQuery,
+  response: { status: 200, description: "Usage", schema: Usage },
+  handler: (s) => async (ctx) => {
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
     const { account } = ctx.state.session;
     await s.usageReads.take(account.id);
@@ -19,5 +27,5 @@ export function accountUsageRoutes(router: ApiRouter, s: RouteServices): void {
     if (!subscription || !plan) throw new Error("account without a subscription or plan");
     // peek, not consume: reading usage spends no request, as on the Bearer route.
     ctx.body = await s.usage.build({ account, subscription, plan }, query, await s.limiter.peek(account.id, plan));
-  });
-}
+  },
+});

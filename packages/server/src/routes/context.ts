@@ -1,6 +1,4 @@
-import type { Router } from "@koa/router";
 import type { DecoderSource } from "../decode/live-decoder.js";
-import type { AppState } from "../http/state.js";
 import type { AccountRateLimiter } from "../limits/rate-limit.js";
 import type { UsageReadLimit } from "../limits/usage-read-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
@@ -24,6 +22,9 @@ export interface RouteServices {
   usage: UsageReport;
   sessions: Sessions;
   readiness: Readiness;
+  /**
+   * The OpenAPI document as served, serialised once. createApp builds it from the route table and hands it
+   * in: the route that serves it is in that table, so it cannot import the table itself.
+   */
+  apiDocument: string;
 }
-
-export type ApiRouter = Router<AppState>;

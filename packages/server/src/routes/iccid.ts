@@ -1,10 +1,9 @@
 import { BatchRequest, BatchResult, LookupRequest, LookupResult } from "@iccid/core";
-import { bearer } from "../http/bearer.js";
 import { jsonEncoder } from "../http/json-encoder.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { encodeJson, sendEncoded, sendJson, type EncodedJson } from "../http/json-response.js";
 import type { Lookups } from "../services/lookups.js";
-import type { ApiRouter, RouteServices } from "./context.js";
+import { defineRoute, type Route } from "./route.js";
 
 const lookupJson = jsonEncoder(LookupResult);
 const batchJson = jsonEncoder(BatchResult);
@@ -18,23 +17,44 @@ function encodedBatch(lookups: Lookups, iccids: readonly string[]): { answer: En
   return { answer: encodeJson(batch.answer, batchJson), lookups: batch.lookups };
 }
 
-export function iccidRoutes(router: ApiRouter, s: RouteServices): void {
-  const auth = bearer(s.apiKeys, s.limiter, { spend: true });
+// Both spend a request of the rate limit, and quota for what they answer.
+const spend = { kind: "apiKey", spend: true } as const;
 
-  router.post("/api/v1/iccid/lookup", auth, async (ctx) => {
-    const { iccid } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-    sendJson(ctx, await s.lookups.lookup(ctx.state.grant, iccid), lookupJson);
-  });
-
-  router.post("/api/v1/iccid/batch", auth, async (ctx) => {
-    const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-    const { answer, lookups } = encodedBatch(s.lookups, iccids);
-    try {
-      await s.lookups.chargeBatch(ctx.state.grant, lookups);
-    } catch (error) {
-      answer.release?.();
-      throw error;
-    }
-    sendEncoded(ctx, answer);
-  });
-}
+export const iccidRoutes: Route[] = [
+  defineRoute({
+    method: "post",
+    path: "/api/v1/iccid/lookup",
+    summary: "Look up one ICCID",
+    auth: spend,
+    body: { schema: LookupRequest, required: true },
+    response: { status: 200, description: "The lookup result (valid may be false)", schema: LookupResult },
+    problems: ["quota_exceeded"],
+    handler: (s) => async (ctx) => {
+      const { iccid } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      sendJson(ctx, await s.lookups.lookup(ctx.state.grant, iccid), lookupJson);
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/api/v1/iccid/batch",
+    summary: "Look up 1 to 1000 ICCIDs",
+    description:
+      "One result per input, in input order. A bad item never fails the request. summary.unique counts " +
+      "distinct normalised ICCIDs plus distinct failed inputs; each distinct ICCID answered is one lookup.",
+    auth: spend,
+    body: { schema: BatchRequest, required: true },
+    response: { status: 200, description: "The batch result", schema: BatchResult },
+    problems: ["quota_exceeded"],
+    handler: (s) => async (ctx) => {
+      const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { answer, lookups } = encodedBatch(s.lookups, iccids);
+      try {
+        await s.lookups.chargeBatch(ctx.state.grant, lookups);
+      } catch (error) {
+        answer.release?.();
+        throw error;
+      }
+      sendEncoded(ctx, answer);
+    },
+  }),
+];

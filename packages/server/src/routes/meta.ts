@@ -1,7 +1,6 @@
-import { PROBLEM_CODES } from "@iccid/core";
-import { buildOpenApi } from "../openapi.js";
+import { Health, PROBLEM_CODES } from "@iccid/core";
 import { HttpProblem } from "../http/problem.js";
-import type { ApiRouter, RouteServices } from "./context.js";
+import { defineRoute, type Route } from "./route.js";
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -22,38 +21,61 @@ ${rows}
 </tbody></table></main></body></html>`;
 }
 
-export function metaRoutes(router: ApiRouter, s: RouteServices, version: string): void {
-  const openapi = JSON.stringify(buildOpenApi(version));
-  const page = errorsPage();
-
-  router.get("/healthz", async (ctx) => {
-    try {
-      await s.store.ping();
-    } catch {
-      throw new HttpProblem("unavailable", "The store is unreachable.");
-    }
-    ctx.body = { status: "ok" };
-  });
-
+export const healthRoutes: Route[] = [
+  defineRoute({
+    method: "get",
+    path: "/healthz",
+    summary: "Liveness for load balancers",
+    response: { status: 200, description: "Up", schema: Health },
+    handler: (s) => async (ctx) => {
+      try {
+        await s.store.ping();
+      } catch {
+        throw new HttpProblem("unavailable", "The store is unreachable.");
+      }
+      ctx.body = { status: "ok" };
+    },
+  }),
   // Readiness, unlike the liveness answer above: 503 while the store cannot take a write (a held lock,
   // a full disk, PostgreSQL out of reach), 200 again by itself once it can.
-  router.get("/readyz", async (ctx) => {
-    try {
-      await s.readiness.check();
-    } catch {
-      throw new HttpProblem("unavailable", "The store cannot take a write now.", { retry_after: 1, headers: { "Retry-After": "1" } });
-    }
-    ctx.body = { status: "ok" };
-  });
+  defineRoute({
+    method: "get",
+    path: "/readyz",
+    summary: "Readiness for load balancers: 503 while the store cannot take a write, 200 again once it can",
+    response: { status: 200, description: "Ready", schema: Health },
+    handler: (s) => async (ctx) => {
+      try {
+        await s.readiness.check();
+      } catch {
+        throw new HttpProblem("unavailable", "The store cannot take a write now.", { retry_after: 1, headers: { "Retry-After": "1" } });
+      }
+      ctx.body = { status: "ok" };
+    },
+  }),
+];
 
-  router.get("/api/v1/openapi.json", (ctx) => {
+export const apiDocumentRoute = defineRoute({
+  method: "get",
+  path: "/api/v1/openapi.json",
+  summary: "This document",
+  response: { status: 200, description: "OpenAPI 3.1" },
+  handler: (s) => (ctx) => {
     ctx.type = "application/json";
-    ctx.body = openapi;
-  });
+    ctx.body = s.apiDocument;
+  },
+});
 
-  router.get("/docs/errors", (ctx) => {
-    ctx.type = "text/html; charset=utf-8";
-    ctx.set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-    ctx.body = page;
-  });
-}
+export const errorsPageRoute = defineRoute({
+  method: "get",
+  path: "/docs/errors",
+  summary: "Human page listing every error code",
+  response: { status: 200, description: "HTML" },
+  handler: () => {
+    const page = errorsPage();
+    return (ctx) => {
+      ctx.type = "text/html; charset=utf-8";
+      ctx.set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+      ctx.body = page;
+    };
+  },
+});

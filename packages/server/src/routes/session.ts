@@ -1,28 +1,47 @@
-import { LoginRequest } from "@iccid/core";
-import { csrfGuard } from "../http/csrf.js";
+import { LoginRequest, Session } from "@iccid/core";
 import { parseInput, readJson } from "../http/json-body.js";
-import { requireSession, setSessionCookie } from "../http/session-auth.js";
-import type { ApiRouter, RouteServices } from "./context.js";
+import { setSessionCookie } from "../http/session-auth.js";
+import { defineRoute, type Route } from "./route.js";
 
-export function sessionRoutes(router: ApiRouter, s: RouteServices): void {
-  const csrf = csrfGuard();
-  const session = requireSession(s.sessions);
-
-  router.post("/api/v1/session", csrf, async (ctx) => {
-    const { email, password } = parseInput(LoginRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-    const { secret, active } = await s.sessions.login(email, password, ctx.ip);
-    setSessionCookie(ctx, secret, s.sessions.expiresAt(active.session));
-    ctx.status = 201;
-    ctx.body = s.sessions.toBody(active);
-  });
-
-  router.get("/api/v1/session", session, (ctx) => {
-    ctx.body = s.sessions.toBody(ctx.state.session);
-  });
-
-  router.delete("/api/v1/session", csrf, session, async (ctx) => {
-    await s.sessions.logout(ctx.state.session);
-    setSessionCookie(ctx, null);
-    ctx.status = 204;
-  });
-}
+export const sessionRoutes: Route[] = [
+  defineRoute({
+    method: "post",
+    path: "/api/v1/session",
+    summary: "Sign in (sets the iccid_session cookie)",
+    // No session yet, but signing in sets the cookie: a cross-site form must not sign a browser in.
+    csrf: true,
+    body: { schema: LoginRequest, required: true },
+    response: { status: 201, description: "Signed in", schema: Session },
+    problems: ["invalid_credentials", "rate_limited"],
+    handler: (s) => async (ctx) => {
+      const { email, password } = parseInput(LoginRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { secret, active } = await s.sessions.login(email, password, ctx.ip);
+      setSessionCookie(ctx, secret, s.sessions.expiresAt(active.session));
+      ctx.status = 201;
+      ctx.body = s.sessions.toBody(active);
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/api/v1/session",
+    summary: "The current session",
+    auth: { kind: "session" },
+    response: { status: 200, description: "Session", schema: Session },
+    handler: (s) => (ctx) => {
+      ctx.body = s.sessions.toBody(ctx.state.session);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/api/v1/session",
+    summary: "Sign out",
+    auth: { kind: "session" },
+    csrf: true,
+    response: { status: 204, description: "Signed out" },
+    handler: (s) => async (ctx) => {
+      await s.sessions.logout(ctx.state.session);
+      setSessionCookie(ctx, null);
+      ctx.status = 204;
+    },
+  }),
+];

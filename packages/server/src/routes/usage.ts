@@ -1,13 +1,19 @@
-import { UsageQuery } from "@iccid/core";
-import { bearer } from "../http/bearer.js";
+import { Usage, UsageQuery } from "@iccid/core";
 import { parseInput } from "../http/json-body.js";
-import type { ApiRouter, RouteServices } from "./context.js";
+import { defineRoute } from "./route.js";
 
-export function usageRoutes(router: ApiRouter, s: RouteServices): void {
+export const usageRoute = defineRoute({
+  method: "get",
+  path: "/api/v1/usage",
+  summary: "Usage, quota and rate limit of the key's account",
+  description: "Spends neither quota nor rate limit.",
   // Reading usage spends neither quota nor rate: it must work when both are used up.
-  router.get("/api/v1/usage", bearer(s.apiKeys, s.limiter, { spend: false }), async (ctx) => {
+  auth: { kind: "apiKey", spend: false },
+  query: UsageQuery,
+  response: { status: 200, description: "Usage", schema: Usage },
+  handler: (s) => async (ctx) => {
     await s.usageReads.take(ctx.state.grant.account.id);
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
     ctx.body = await s.usage.build(ctx.state.grant, query, ctx.state.rateLimit);
-  });
-}
+  },
+});

@@ -1,0 +1,48 @@
+import type { ProblemCode } from "@iccid/core";
+import { bearer } from "../http/bearer.js";
+import { csrfGuard } from "../http/csrf.js";
+import { requireSession } from "../http/session-auth.js";
+import type { RouteServices } from "./context.js";
+import type { Route, RouteHandler } from "./route.js";
+
+// What each guard, and reading a body or a query, can refuse with: the document lists these for every
+// route that has them, so a route declares only the problems of its own making.
+const API_KEY_PROBLEMS: ProblemCode[] = ["missing_api_key", "invalid_api_key", "revoked_api_key", "no_active_subscription", "rate_limited"];
+const SESSION_PROBLEMS: ProblemCode[] = ["not_authenticated"];
+const CSRF_PROBLEMS: ProblemCode[] = ["csrf_rejected"];
+const BODY_PROBLEMS: ProblemCode[] = ["payload_too_large", "unsupported_media_type", "invalid_input", "malformed_json"];
+const QUERY_PROBLEMS: ProblemCode[] = ["invalid_input"];
+/** Any route: a bug or a broken store, and the store being unreachable or the server shutting down. */
+const EVERY_ROUTE_PROBLEMS: ProblemCode[] = ["internal_error", "unavailable"];
+
+/** The middleware before a route's handler, in the order they run: the CSRF check precedes the session lookup. */
+export function guards(route: Route, s: RouteServices): RouteHandler[] {
+  const chain: RouteHandler[] = [];
+  if (route.csrf) chain.push(csrfGuard());
+  switch (route.auth.kind) {
+    case "apiKey":
+      chain.push(bearer(s.apiKeys, s.limiter, { spend: route.auth.spend }));
+      break;
+    case "session":
+      chain.push(requireSession(s.sessions));
+      break;
+    case "none":
+      break;
+  }
+  return chain;
+}
+
+/** Every problem a route can answer: its guards', its input's, its own, then those any route can. */
+export function routeProblems(route: Route): ProblemCode[] {
+  const auth = { none: [], apiKey: API_KEY_PROBLEMS, session: SESSION_PROBLEMS }[route.auth.kind];
+  return [
+    ...new Set([
+      ...auth,
+      ...(route.csrf ? CSRF_PROBLEMS : []),
+      ...(route.body ? BODY_PROBLEMS : []),
+      ...(route.query ? QUERY_PROBLEMS : []),
+      ...route.problems,
+      ...EVERY_ROUTE_PROBLEMS,
+    ]),
+  ];
+}
