@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { GrantCache } from "./grant-cache.js";
 import type { KeyGrant } from "./store.js";
@@ -31,24 +30,28 @@ describe("GrantCache", () => {
     expect(cache.get("h2")).toBeUndefined();
   });
 
-  it("reads a grant again once it is older than maxAgeMs", async () => {
-    const cache = new GrantCache({ maxAgeMs: 20 });
+  it("reads a grant again once it is older than maxAgeMs", () => {
+    let now = 0;
+    const cache = new GrantCache({ maxAgeMs: 1_000, now: () => now });
     cache.set("h1", grant("k1"), cache.generation);
+    now = 1_000;
     expect(cache.get("h1")).toBeDefined();
-    await sleep(40);
+    now = 1_001;
     expect(cache.get("h1")).toBeUndefined();
   });
 
-  it("asks whether anything changed elsewhere at most every recheckMs, and drops everything when it did", async () => {
+  it("asks whether anything changed elsewhere at most every recheckMs, and drops everything when it did", () => {
+    let now = 1_000;
     let asked = 0;
     let changed = false;
-    const cache = new GrantCache({ recheckMs: 200, changedElsewhere: () => (asked++, changed) });
+    const cache = new GrantCache({ recheckMs: 100, changedElsewhere: () => (asked++, changed), now: () => now });
     cache.set("h1", grant("k1"), cache.generation);
     expect(cache.get("h1")).toBeDefined();
     changed = true;
+    now = 1_099;
     expect(cache.get("h1")).toBeDefined(); // within recheckMs of the last ask: not asked again
     expect(asked).toBe(1);
-    await sleep(250);
+    now = 1_100;
     expect(cache.get("h1")).toBeUndefined();
     expect(asked).toBe(2);
   });

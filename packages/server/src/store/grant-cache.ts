@@ -10,6 +10,8 @@ export interface GrantCacheOptions {
   /** A grant older than this is read again: the bound on seeing a change no notice reached us about. */
   maxAgeMs?: number;
   maxEntries?: number;
+  /** Milliseconds on a monotonic clock (tests pass their own). */
+  now?: () => number;
 }
 
 /**
@@ -31,8 +33,10 @@ export class GrantCache {
   readonly #recheckMs: number;
   readonly #maxAgeMs: number;
   readonly #maxEntries: number;
+  readonly #now: () => number;
 
   constructor(options: GrantCacheOptions = {}) {
+    this.#now = options.now ?? (() => performance.now());
     this.#changedElsewhere = options.changedElsewhere;
     this.#recheckMs = options.recheckMs ?? 100;
     this.#maxAgeMs = options.maxAgeMs ?? Infinity;
@@ -46,7 +50,7 @@ export class GrantCache {
 
   get(hash: string): KeyGrant | undefined {
     if (!this.#enabled) return undefined;
-    const now = performance.now();
+    const now = this.#now();
     if (this.#changedElsewhere && now - this.#checkedAt >= this.#recheckMs) {
       this.#checkedAt = now;
       if (this.#changedElsewhere()) {
@@ -62,7 +66,7 @@ export class GrantCache {
   set(hash: string, grant: KeyGrant, generation: number): void {
     if (!this.#enabled || generation !== this.#generation) return;
     if (this.#byHash.size >= this.#maxEntries) this.#byHash.clear();
-    this.#byHash.set(hash, { grant, readAt: performance.now() });
+    this.#byHash.set(hash, { grant, readAt: this.#now() });
   }
 
   /** Drops the grant of one key (its row changed). */
