@@ -1,4 +1,4 @@
-import type { Store } from "../store/store.js";
+import type { PrefixStore } from "../store/store.js";
 import { IccidDecoder } from "./decoder.js";
 
 /** Where lookups get the decoder to use now. */
@@ -22,7 +22,7 @@ export class LiveDecoder implements DecoderSource {
   #checking: Promise<boolean> | undefined;
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: PrefixStore,
     decoder: IccidDecoder,
     generation: number,
     private readonly onError: (error: unknown) => void,
@@ -32,7 +32,7 @@ export class LiveDecoder implements DecoderSource {
   }
 
   /** Reads the prefixes now and keeps them current (stop with `close`). */
-  static async load(store: Store, options: { recheckMs?: number; onError?: (error: unknown) => void } = {}): Promise<LiveDecoder> {
+  static async load(store: PrefixStore, options: { recheckMs?: number; onError?: (error: unknown) => void } = {}): Promise<LiveDecoder> {
     // The generation is read before the prefixes: a change in between is then seen again, never missed.
     const generation = await store.customPrefixGeneration();
     const live = new LiveDecoder(store, new IccidDecoder(await store.listCustomPrefixes()), generation, options.onError ?? (() => {}));

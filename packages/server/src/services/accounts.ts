@@ -3,7 +3,7 @@ import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
 import { EmailTaken, InvalidInput, NotFound } from "../domain/refusals.js";
 import { EmailTaken as EmailRaceLost } from "../store/errors.js";
-import type { Account, Plan, Store } from "../store/store.js";
+import type { Account, AccountStore, Plan } from "../store/store.js";
 import type { Clock } from "../time.js";
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -11,7 +11,7 @@ const MIN_PASSWORD_LENGTH = 8;
 /** Accounts and their subscriptions (operator commands and the first-start bootstrap). */
 export class Accounts {
   constructor(
-    private readonly store: Store,
+    private readonly store: AccountStore,
     private readonly clock: Clock,
   ) {}
 

@@ -1,7 +1,7 @@
 import { formatApiKey, isWellFormedApiKey, API_KEY_RANDOM_LENGTH, type CreatedKey, type KeyRecord } from "@iccid/core";
 import { newId, randomBase62, sha256Hex } from "../auth/secrets.js";
 import { KeyRejected, NotFound } from "../domain/refusals.js";
-import type { ApiKeyRow, KeyGrant, RevokeOutcome, Store } from "../store/store.js";
+import type { ApiKeyRow, CredentialStore, KeyGrant, RevokeOutcome } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
 
 // last_used_at is a convenience, not an audit log: write it at most once a minute per key, not per request.
@@ -25,7 +25,7 @@ const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
 /** API keys: minted with their secret shown once, stored as SHA-256, checked on every Bearer request. */
 export class ApiKeys {
   constructor(
-    private readonly store: Store,
+    private readonly store: CredentialStore,
     private readonly clock: Clock,
   ) {}
 

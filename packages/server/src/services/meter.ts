@@ -1,5 +1,5 @@
 import { QuotaExceeded } from "../domain/refusals.js";
-import type { KeyGrant, Store } from "../store/store.js";
+import type { KeyGrant, MeterStore } from "../store/store.js";
 import { billingPeriod, floorHour, type Clock } from "../time.js";
 
 /**
@@ -8,7 +8,7 @@ import { billingPeriod, floorHour, type Clock } from "../time.js";
  */
 export class Meter {
   constructor(
-    private readonly store: Store,
+    private readonly store: MeterStore,
     private readonly clock: Clock,
     /** Told of every charge that went through (the metrics count lookups charged). */
     private readonly onCharged?: (lookups: number) => void,

@@ -1,4 +1,4 @@
-import type { Store } from "../store/store.js";
+import type { StoreLifecycle } from "../store/store.js";
 import type { Clock } from "../time.js";
 
 /**
@@ -10,7 +10,7 @@ export class Readiness {
   #probe: { at: number; settled: boolean; result: Promise<void> } | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: StoreLifecycle,
     private readonly clock: Clock,
     private readonly maxAgeMs = 1_000,
   ) {}

@@ -4,7 +4,7 @@ import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
 import { InvalidCredentials } from "../domain/refusals.js";
 import type { LoginThrottle } from "../limits/login-throttle.js";
-import type { Account, SessionRow, Store } from "../store/store.js";
+import type { Account, AccountStore, CredentialStore, SessionRow } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
 
 // A session's last_seen_at moves at most once a minute: sliding expiry without a write per request.
@@ -20,7 +20,7 @@ export interface ActiveSession {
 /** Web sessions: a random secret in the cookie, only its SHA-256 in the store; sliding and absolute expiry. */
 export class Sessions {
   constructor(
-    private readonly store: Store,
+    private readonly store: CredentialStore & AccountStore,
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
     private readonly idleMs: number,

@@ -1,7 +1,7 @@
 import type { Granularity, Usage, UsageBucket, UsageByKey } from "@iccid/core";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { InvalidInput } from "../domain/refusals.js";
-import type { KeyGrant, Store } from "../store/store.js";
+import type { CredentialStore, KeyGrant, MeterStore } from "../store/store.js";
 import { addMonths, billingPeriod, floorDay, floorHour, floorMonth, rfc3339, type Clock } from "../time.js";
 
 /** The most buckets one read may ask for (41 days by hour, 2.7 years by day): bounds a read's cost and size. */
@@ -36,7 +36,7 @@ function instant(value: string): number {
 /** The usage report: period, subscription, quota, rate limit, totals, series and optional per-key split. */
 export class UsageReport {
   constructor(
-    private readonly store: Store,
+    private readonly store: MeterStore & Pick<CredentialStore, "listKeys">,
     private readonly clock: Clock,
   ) {}
 

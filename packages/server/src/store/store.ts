@@ -88,22 +88,21 @@ export interface UsageRow {
 
 export type RevokeOutcome = "revoked" | "already_revoked" | "not_found";
 
-/**
- * The persistence boundary. Async so that a networked store (PostgreSQL) fits beside the embedded SQLite
- * one without touching the services above it.
- */
-export interface Store {
+/** Opening, closing and probing the store. */
+export interface StoreLifecycle {
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** Cheap liveness probe. */
   ping(): Promise<void>;
   /** Readiness probe: one small real write; throws StoreUnavailable while the store cannot take one. */
   checkWritable(at: number): Promise<void>;
+}
 
+/** Plans, accounts and their subscriptions: what the operator command and sign-up manage. */
+export interface AccountStore {
   upsertPlan(plan: Plan): Promise<void>;
   getPlan(name: string): Promise<Plan | undefined>;
   listPlans(): Promise<Plan[]>;
-
   /** Throws EmailTaken when the email is in use (also when another instance won a race for it). */
   createAccount(account: NewAccount): Promise<void>;
   countAccounts(): Promise<number>;
@@ -113,19 +112,24 @@ export interface Store {
   setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void>;
   /** Replaces the password hash and ends the account's sessions, in one transaction. */
   setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
+}
 
+/** API keys and web sessions: the credentials. `findKeyGrant` is on every API request's path. */
+export interface CredentialStore {
   insertKey(key: ApiKeyRow): Promise<void>;
   findKeyGrant(hash: string): Promise<KeyGrant | undefined>;
   listKeys(accountId: string): Promise<ApiKeyRow[]>;
   revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome>;
   touchKey(keyId: string, at: number): Promise<void>;
-
   insertSession(session: SessionRow): Promise<void>;
   findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined>;
   touchSession(hash: string, at: number): Promise<void>;
   deleteSession(hash: string): Promise<void>;
   deleteExpiredSessions(now: number, idleMs: number): Promise<number>;
+}
 
+/** The operator's own issuer prefixes, which the decoder follows. */
+export interface PrefixStore {
   replaceCustomPrefixes(prefixes: CustomPrefix[]): Promise<void>;
   upsertCustomPrefixes(prefixes: CustomPrefix[]): Promise<void>;
   listCustomPrefixes(): Promise<CustomPrefix[]>;
@@ -133,7 +137,10 @@ export interface Store {
   removeCustomPrefixes(prefixes: readonly string[]): Promise<number>;
   /** A number that moves whenever the custom prefixes change (one row read: cheap enough to poll). */
   customPrefixGeneration(): Promise<number>;
+}
 
+/** Quota and usage: charged on every answered lookup, read by the usage report. */
+export interface MeterStore {
   /**
    * Checks the quota and meters one answered request in one transaction: either the lookups fit and both
    * the quota counter and the usage bucket move, or nothing is written.
@@ -141,9 +148,18 @@ export interface Store {
   charge(charge: Charge): Promise<ChargeOutcome>;
   quotaUsed(accountId: string, periodStart: number): Promise<number>;
   usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]>;
+}
 
-  /** Every row of every table, in foreign-key order (for moving data between stores). */
+/** Moving every row between stores (`iccid-server export` / `import`). */
+export interface DataMove {
+  /** Every row of every table, in foreign-key order. */
   dump(): AsyncIterable<DumpRow>;
   /** Loads dumped rows into an empty store, in one transaction. */
   restore(rows: AsyncIterable<DumpRow>): Promise<number>;
 }
+
+/**
+ * The persistence boundary, by role. Async so that a networked store (PostgreSQL) fits beside the
+ * embedded SQLite one without touching the services above it.
+ */
+export interface Store extends StoreLifecycle, AccountStore, CredentialStore, PrefixStore, MeterStore, DataMove {}
