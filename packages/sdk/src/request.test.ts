@@ -38,7 +38,8 @@ describe("callWithRetries", () => {
       at.b.push(performance.now());
       if (at.b.length > 1) return wire(200);
       await aFirstAnswer;
-      await new Promise((resolve) => setTimeout(resolve, 10)); // A has surely handled its 429 by now
+      // Answer only once A's 429 has paused everyone (waiting for that, not for a time a busy machine may exceed).
+      while (backoff.remainingMs() === 0) await new Promise((resolve) => setTimeout(resolve, 1));
       return wire(503); // on its own, B would retry after ≤ 1 ms
     });
     await Promise.all([a, b]);
