@@ -2,7 +2,7 @@ import { EMAIL_PATTERN, type SubscriptionStatus } from "@iccid/core";
 import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
 import { EmailTaken, InvalidInput, NotFound } from "../domain/refusals.js";
-import { EmailTaken as EmailRaceLost } from "../store/errors.js";
+import { EmailInUse } from "../store/errors.js";
 import type { Account, AccountStore, Plan } from "../store/store.js";
 import type { Clock } from "../time.js";
 
@@ -31,7 +31,7 @@ export class Accounts {
       });
     } catch (error) {
       // Another instance created the same email between the check above and this insert.
-      if (error instanceof EmailRaceLost) throw new EmailTaken(email);
+      if (error instanceof EmailInUse) throw new EmailTaken(email);
       throw error;
     }
     return account;

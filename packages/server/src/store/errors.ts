@@ -7,10 +7,10 @@ export class StoreUnavailable extends Error {
 }
 
 /** An account with this email exists already (a unique-key race the caller lost). */
-export class EmailTaken extends Error {
+export class EmailInUse extends Error {
   constructor(email: string) {
     super(`an account with email ${email} already exists`);
-    this.name = "EmailTaken";
+    this.name = "EmailInUse";
   }
 }
 
