@@ -23,19 +23,15 @@ const OF_FAILURE = LOOKUP_ROW.map((column) => column.ofFailure);
 
 /** The LOOKUP_ROW cells of one outcome, comma-separated, as resultCsv gives them, encoded into the sink. */
 function putResult(out: TextSink, outcome: BatchOutcome): void {
-  if (outcome.ok) {
-    const result = outcome.result;
-    out.putCell(OF_RESULT[0]!(result));
-    for (let i = 1; i < OF_RESULT.length; i++) {
-      out.putByte(COMMA);
-      out.putCell(OF_RESULT[i]!(result));
-    }
-  } else {
-    out.putCell(OF_FAILURE[0]!(outcome));
-    for (let i = 1; i < OF_FAILURE.length; i++) {
-      out.putByte(COMMA);
-      out.putCell(OF_FAILURE[i]!(outcome));
-    }
+  if (outcome.ok) putCells(out, OF_RESULT, outcome.result);
+  else putCells(out, OF_FAILURE, outcome);
+}
+
+function putCells<T>(out: TextSink, getters: ReadonlyArray<(value: T) => string>, value: T): void {
+  out.putCell(getters[0]!(value));
+  for (let i = 1; i < getters.length; i++) {
+    out.putByte(COMMA);
+    out.putCell(getters[i]!(value));
   }
 }
 
