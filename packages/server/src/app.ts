@@ -47,6 +47,9 @@ export interface IccidApp {
 }
 
 /** Builds the Koa app from its parts; everything with state or time comes in through `deps`. */
+/** The OpenAPI document: the same for every app of this process, so built once (it converts every schema). */
+let apiDocument: string | undefined;
+
 export function createApp(deps: AppDeps): IccidApp {
   const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const clock = deps.clock ?? systemClock;
@@ -72,7 +75,7 @@ export function createApp(deps: AppDeps): IccidApp {
       settings.sessionMaxMs,
     ),
     readiness: new Readiness(store, clock),
-    apiDocument: JSON.stringify(buildOpenApi(SERVER_VERSION)),
+    apiDocument: (apiDocument ??= JSON.stringify(buildOpenApi(SERVER_VERSION))),
   };
 
   const router = routerFor(ROUTE_TABLE, services);

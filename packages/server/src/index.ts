@@ -1,6 +1,6 @@
 // The server as a library, for hosting it in-process (tests, benchmarks, custom entry points).
 export { createApp, SERVER_VERSION, type AppDeps, type IccidApp } from "./app.js";
-export { IccidDecoder, type CustomPrefix, type DecodeOutcome } from "./decode/decoder.js";
+export { IccidDecoder, type DecodeOutcome } from "./decode/decoder.js";
 export { loadDecoder } from "./decode/load.js";
 export { listen, type ListenOptions, type RunningServer } from "./http-server.js";
 export { connectRedis, redisLimiters, redisReady } from "./limits/redis-limiters.js";
@@ -11,5 +11,5 @@ export { DEFAULT_PLAN, DEFAULT_SETTINGS, type ServerSettings } from "./settings.
 export { openStore } from "./store/open.js";
 export { PgStore } from "./store/postgres/pg-store.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
-export type { Plan, Store } from "./store/store.js";
+export type { CustomPrefix, Plan, Store } from "./store/store.js";
 export { systemClock, type Clock } from "./time.js";

@@ -1,3 +1,5 @@
+import { InvalidInput } from "../domain/refusals.js";
+import { assertPassword } from "../services/accounts.js";
 import { readFileSync } from "node:fs";
 import { randomBase62 } from "../auth/secrets.js";
 
@@ -21,10 +23,14 @@ export class UsageError extends Error {
   }
 }
 
-/** The password for `account create|password`: from stdin (at least 8 characters) or generated. */
+/** The password for `account create|password`: from stdin (checked here, so a short one is a usage error) or generated. */
 export function chosenPassword(fromStdin: boolean | undefined): { password: string; generated: boolean } {
   if (!fromStdin) return { password: randomBase62(20), generated: true };
   const password = readStdin();
-  if (password.length < 8) throw new UsageError("the password must be at least 8 characters");
+  try {
+    assertPassword(password);
+  } catch (error) {
+    throw error instanceof InvalidInput ? new UsageError(error.message) : error;
+  }
   return { password, generated: false };
 }

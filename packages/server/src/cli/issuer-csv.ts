@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import type { CustomPrefix } from "../decode/decoder.js";
+import type { CustomPrefix } from "../store/store.js";
 
 const regions = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
 
@@ -14,6 +14,11 @@ export class IssuerCsvError extends Error {
  * Parses `prefix,name[,country_iso2]` rows (an optional header row starting with "prefix"). Every problem
  * names its line and field; nothing is imported unless every row is good.
  */
+/** An issuer prefix as the operator may give one: 4 to 21 digits starting with 89. */
+export function checkPrefix(prefix: string, where = ""): void {
+  if (!/^89\d{2,19}$/.test(prefix)) throw new IssuerCsvError(`${where}prefix must be 4 to 21 digits starting with 89 (got "${prefix}")`);
+}
+
 export function parseIssuerCsv(text: string): CustomPrefix[] {
   let rows: string[][];
   try {
@@ -29,7 +34,7 @@ export function parseIssuerCsv(text: string): CustomPrefix[] {
     const line = i + offset;
     const [prefix = "", name = "", iso2 = ""] = row;
     if (row.length > 3) throw new IssuerCsvError(`line ${line}: expected prefix,name[,country_iso2], got ${row.length} fields`);
-    if (!/^89\d{2,19}$/.test(prefix)) throw new IssuerCsvError(`line ${line}: prefix must be 4 to 21 digits starting with 89 (got "${prefix}")`);
+    checkPrefix(prefix, `line ${line}: `);
     if (seen.has(prefix)) throw new IssuerCsvError(`line ${line}: prefix ${prefix} appears twice`);
     seen.add(prefix);
     if (name === "" || name.length > 200) throw new IssuerCsvError(`line ${line}: name must be 1 to 200 characters`);

@@ -11,6 +11,8 @@ const E118_ONLY: Record<string, readonly string[]> = { "997": ["KZ"] };
 export interface CallingCodeTable {
   /** The E.164 calling code that starts `digits`, or null when none is assigned. */
   match(digits: string): string | null;
+  /** The calling code an ICCID or issuer prefix carries after its 89; North American cards also write 8901…, meaning 1. */
+  ofIccid(digits: string): string | null;
   /** ISO countries sharing a code, the main country first; empty for international networks. */
   countries(code: string): readonly string[];
   /** The calling code of an ISO country, or null. */
@@ -36,6 +38,9 @@ export function callingCodeTable(): CallingCodeTable {
         if (byCode.has(code)) return code;
       }
       return null;
+    },
+    ofIccid(digits) {
+      return this.match(digits.startsWith("8901") ? digits.slice(3) : digits.slice(2));
     },
     countries(code) {
       return byCode.get(code) ?? [];

@@ -7,8 +7,6 @@ import { defaultRegistry, type Registry } from "./registry/registry.js";
 import type { RegistryEntry } from "./registry/entry.js";
 import type { CustomPrefix } from "../store/store.js";
 
-export type { CustomPrefix };
-
 export type DecodeOutcome = { ok: true; result: LookupResult } | RejectedIccid;
 
 function fingerprint(value: unknown): string {
@@ -60,7 +58,7 @@ export class IccidDecoder {
     if (!parsed.ok) return parsed;
     const { iccid } = parsed;
     const answer = this.#index.longestMatch(iccid);
-    const code = answer?.callingCode ?? this.callingCode(iccid);
+    const code = answer?.callingCode ?? this.#codes.ofIccid(iccid);
     return {
       ok: true,
       result: {
@@ -80,11 +78,6 @@ export class IccidDecoder {
         data_version: this.dataVersion,
       },
     };
-  }
-
-  /** The calling code after 89; North American cards are also written 8901…, meaning calling code 1. */
-  callingCode(iccid: string): string | null {
-    return this.#codes.match(iccid.startsWith("8901") ? iccid.slice(3) : iccid.slice(2));
   }
 
   /** The country a calling code names on its own: only a code of exactly one country names one. */

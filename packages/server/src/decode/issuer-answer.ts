@@ -33,7 +33,7 @@ export function countryObject(iso2: string): Country {
  */
 export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): IssuerAnswer {
   const iso2 = entry.iso2 && entry.iso2.length === 2 ? entry.iso2 : null;
-  const digitsCode = codes.match(entry.prefix.startsWith("8901") ? entry.prefix.slice(3) : entry.prefix.slice(2));
+  const digitsCode = codes.ofIccid(entry.prefix);
   const digitsCountries = digitsCode ? codes.countries(digitsCode) : [];
   // International network codes (882, 883, …) name no country, so an issuer anywhere may sit under them.
   const ownCode = iso2 && digitsCountries.length > 0 && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;

@@ -38,7 +38,17 @@ export function jsonEncoder<S extends z.ZodType>(schema: S): JsonEncoder<z.outpu
   return { encode, encodeTo: piecewise(root, encode) };
 }
 
+// One writer per schema, whoever asks (the single-lookup route, the batch answer, its pieces): writers
+// keep the JSON of shared frozen objects, which is then made once for all of them.
+const compiled = new WeakMap<ZodInternals, Write>();
+
 function compile(schema: ZodInternals): Write {
+  let write = compiled.get(schema);
+  if (!write) compiled.set(schema, (write = build(schema)));
+  return write;
+}
+
+function build(schema: ZodInternals): Write {
   const def = schema._zod.def;
   switch (def.type) {
     case "object":

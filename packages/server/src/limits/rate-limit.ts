@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
-import { RateLimited } from "../domain/refusals.js";
+import { RateLimited, type RateBudget } from "../domain/refusals.js";
 import type { Plan } from "../store/store.js";
 
 /** Makes a limiter of `points` per `durationSeconds`; `keyPrefix` keeps limiters' counters apart. */
@@ -30,28 +30,42 @@ export class AccountRateLimiter {
   }
 
   /** Spends one request, or refuses with the state the account is then in (it is told its RateLimit fields). */
-  async consume(accountId: string, plan: Plan): Promise<RateLimitState> {
-    try {
-      return state(plan, await this.#limiter(plan).consume(accountId, 1));
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const over = state(plan, rejection);
-      throw new RateLimited("requests", Math.max(1, over.resetSeconds), over);
-    }
+  consume(accountId: string, plan: Plan): Promise<RateLimitState> {
+    return consumeOrRefuse(this.#limiter(plan), accountId, "requests", plan.rate_limit, plan.window_seconds);
   }
 
   /** The current state without spending a request (for usage reads). */
   async peek(accountId: string, plan: Plan): Promise<RateLimitState> {
     const res = await this.#limiter(plan).get(accountId);
     if (!res) return { limit: plan.rate_limit, windowSeconds: plan.window_seconds, remaining: plan.rate_limit, resetSeconds: 0 };
-    return state(plan, res);
+    return limitState(plan.rate_limit, plan.window_seconds, res);
   }
 }
 
-function state(plan: Plan, res: RateLimiterRes): RateLimitState {
+/**
+ * Spends one point of `key`'s budget and answers the state it leaves; over the budget, refuses with
+ * `RateLimited` carrying that state, so the account is told its RateLimit fields.
+ */
+export async function consumeOrRefuse(
+  limiter: RateLimiterAbstract,
+  key: string,
+  budget: RateBudget,
+  limit: number,
+  windowSeconds: number,
+): Promise<RateLimitState> {
+  try {
+    return limitState(limit, windowSeconds, await limiter.consume(key, 1));
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const over = limitState(limit, windowSeconds, rejection);
+    throw new RateLimited(budget, Math.max(1, over.resetSeconds), over);
+  }
+}
+
+function limitState(limit: number, windowSeconds: number, res: RateLimiterRes): RateLimitState {
   return {
-    limit: plan.rate_limit,
-    windowSeconds: plan.window_seconds,
+    limit,
+    windowSeconds,
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
   };

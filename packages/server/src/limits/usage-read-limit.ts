@@ -1,6 +1,5 @@
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { RateLimited } from "../domain/refusals.js";
-import type { LimiterFactory } from "./rate-limit.js";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { consumeOrRefuse, type LimiterFactory } from "./rate-limit.js";
 
 /**
  * Usage reads have a budget of their own per account (policy "usage"), apart from the plan's request rate
@@ -19,12 +18,6 @@ export class UsageReadLimit {
   }
 
   async take(accountId: string): Promise<void> {
-    try {
-      await this.#limiter.consume(accountId, 1);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new RateLimited("usage_reads", resetSeconds, { limit: this.reads, windowSeconds: this.windowSeconds, remaining: 0, resetSeconds });
-    }
+    await consumeOrRefuse(this.#limiter, accountId, "usage_reads", this.reads, this.windowSeconds);
   }
 }

@@ -32,15 +32,18 @@ interface Asset {
   body: Buffer;
 }
 
-/** Reads the built page once: a request never touches the disk, and only files present at start are served. */
-function loadAssets(dir: string): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  if (!existsSync(dir)) return assets;
-  for (const name of readdirSync(dir)) {
+let loaded: Map<string, Asset> | undefined;
+
+/** The built page, read once per process: a request never touches the disk, only files present then are served. */
+function webAssets(): Map<string, Asset> {
+  if (loaded) return loaded;
+  loaded = new Map<string, Asset>();
+  if (!existsSync(WEB_DIR)) return loaded;
+  for (const name of readdirSync(WEB_DIR)) {
     const type = TYPES[extname(name)];
-    if (type) assets.set(name, { type, body: readFileSync(join(dir, name)) });
+    if (type) loaded.set(name, { type, body: readFileSync(join(WEB_DIR, name)) });
   }
-  return assets;
+  return loaded;
 }
 
 export const accountPageRoutes: Route[] = [
@@ -59,7 +62,7 @@ export const accountPageRoutes: Route[] = [
     summary: "The account page: sign in, manage API keys, see usage (HTML)",
     response: { status: 200, description: "HTML, with a strict Content-Security-Policy" },
     handler: () => {
-      const page = loadAssets(WEB_DIR).get("account.html");
+      const page = webAssets().get("account.html");
       return (ctx) => {
         // A server started from sources without a build still answers its API; only the page is missing.
         if (!page) throw new HttpProblem("unavailable", "The account page is not built: run `pnpm build`.");
@@ -77,7 +80,7 @@ export const accountPageRoutes: Route[] = [
     response: { status: 200, description: "JavaScript or CSS" },
     problems: ["not_found"],
     handler: () => {
-      const assets = loadAssets(WEB_DIR);
+      const assets = webAssets();
       return (ctx) => {
         const file = ctx.params.file!;
         const asset = file === "account.html" ? undefined : assets.get(file);

@@ -16,11 +16,11 @@ export const accountUsageRoute = defineRoute({
     "nor rate limit, and also answers when the subscription is not active (the status is in the report).",
   auth: { kind: "session" },
   query: UsageQuery,
+  budget: "usage_reads",
   response: { status: 200, description: "Usage", schema: Usage },
   handler: (s) => async (ctx) => {
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
     const { account } = ctx.state.session;
-    await s.usageReads.take(account.id);
     const subscription = await s.store.getSubscription(account.id);
     const plan = subscription && (await s.store.getPlan(subscription.plan));
     // Every account is created with a subscription on an existing plan; a gap is a broken store (500).

@@ -2,6 +2,7 @@ import type { ProblemCode } from "@iccid/core";
 import { bearer } from "../http/bearer.js";
 import { csrfGuard } from "../http/csrf.js";
 import { requireSession } from "../http/session-auth.js";
+import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import type { Route, RouteHandler } from "./route.js";
 
@@ -12,6 +13,7 @@ const SESSION_PROBLEMS: ProblemCode[] = ["not_authenticated"];
 const CSRF_PROBLEMS: ProblemCode[] = ["csrf_rejected"];
 const BODY_PROBLEMS: ProblemCode[] = ["payload_too_large", "unsupported_media_type", "invalid_input", "malformed_json"];
 const QUERY_PROBLEMS: ProblemCode[] = ["invalid_input"];
+const BUDGET_PROBLEMS: ProblemCode[] = ["rate_limited"];
 /** Any route: a bug or a broken store, and the store being unreachable or the server shutting down. */
 const EVERY_ROUTE_PROBLEMS: ProblemCode[] = ["internal_error", "unavailable"];
 
@@ -29,6 +31,13 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
     case "none":
       break;
   }
+  if (route.budget === "usage_reads") {
+    const accountOf = route.auth.kind === "apiKey" ? (state: AppState) => state.grant.account.id : (state: AppState) => state.session.account.id;
+    chain.push(async (ctx, next) => {
+      await s.usageReads.take(accountOf(ctx.state));
+      await next();
+    });
+  }
   return chain;
 }
 
@@ -41,6 +50,7 @@ export function routeProblems(route: Route): ProblemCode[] {
       ...(route.csrf ? CSRF_PROBLEMS : []),
       ...(route.body ? BODY_PROBLEMS : []),
       ...(route.query ? QUERY_PROBLEMS : []),
+      ...(route.budget ? BUDGET_PROBLEMS : []),
       ...route.problems,
       ...EVERY_ROUTE_PROBLEMS,
     ]),

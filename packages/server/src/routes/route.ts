@@ -40,6 +40,11 @@ export interface Route {
   auth: RouteAuth;
   /** Refuse cross-site browser requests before anything else: for session-changing routes. */
   csrf: boolean;
+  /**
+   * A budget of the account's spent after auth, before the handler: "usage_reads" for the usage reports,
+   * which read many rows and so have a per-account budget apart from the plan's request rate.
+   */
+  budget?: "usage_reads";
   /** A JSON request body; `required: false` means no body at all is accepted too. */
   body?: { schema: WireSchema; required: boolean };
   /** The query string, one parameter per field of this object schema. */

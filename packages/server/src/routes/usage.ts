@@ -10,9 +10,9 @@ export const usageRoute = defineRoute({
   // Reading usage spends neither quota nor rate: it must work when both are used up.
   auth: { kind: "apiKey", spend: false },
   query: UsageQuery,
+  budget: "usage_reads",
   response: { status: 200, description: "Usage", schema: Usage },
   handler: (s) => async (ctx) => {
-    await s.usageReads.take(ctx.state.grant.account.id);
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
     ctx.body = await s.usage.build(ctx.state.grant, query, ctx.state.rateLimit);
   },

@@ -2,7 +2,6 @@ import { EMAIL_PATTERN, type SubscriptionStatus } from "@iccid/core";
 import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
 import { EmailTaken, InvalidInput, NotFound } from "../domain/refusals.js";
-import { EmailInUse } from "../store/errors.js";
 import type { Account, AccountStore, Plan } from "../store/store.js";
 import type { Clock } from "../time.js";
 
@@ -20,20 +19,17 @@ export class Accounts {
     if (!EMAIL_PATTERN.test(email) || email.length > 254) {
       throw new InvalidInput([{ field: ["email"], code: "invalid_email", detail: "is not an email address" }], `not an email address: ${input.email}`);
     }
+    assertPassword(input.password);
     if (await this.store.findAccountByEmail(email)) throw new EmailTaken(email);
     if (!(await this.store.getPlan(input.plan))) throw new NotFound("plan", input.plan);
     const now = this.clock.now();
     const account: Account = { id: newId("acc"), email, password_hash: await hashPassword(input.password), created_at: now };
-    try {
-      await this.store.createAccount({
-        account,
-        subscription: { account_id: account.id, status: input.status ?? "active", plan: input.plan, period_anchor: now },
-      });
-    } catch (error) {
-      // Another instance created the same email between the check above and this insert.
-      if (error instanceof EmailInUse) throw new EmailTaken(email);
-      throw error;
-    }
+    // Another instance may create the same email between the check above and this insert: the store then
+    // refuses with EmailTaken too.
+    await this.store.createAccount({
+      account,
+      subscription: { account_id: account.id, status: input.status ?? "active", plan: input.plan, period_anchor: now },
+    });
     return account;
   }
 
@@ -54,13 +50,18 @@ export class Accounts {
 
   /** Sets a new password and signs the account out everywhere. */
   async resetPassword(email: string, password: string): Promise<void> {
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      throw new InvalidInput(
-        [{ field: ["password"], code: "too_short", detail: `must be at least ${MIN_PASSWORD_LENGTH} characters` }],
-        `the password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-      );
-    }
+    assertPassword(password);
     const account = await this.byEmail(email);
     await this.store.setPasswordHash(account.id, await hashPassword(password));
+  }
+}
+
+/** The one password rule, for every account: refuses with InvalidInput naming the field. */
+export function assertPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new InvalidInput(
+      [{ field: ["password"], code: "too_short", detail: `must be at least ${MIN_PASSWORD_LENGTH} characters` }],
+      `the password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+    );
   }
 }

@@ -19,8 +19,7 @@ export class ChargeBatch {
   #scheduled = false;
 
   constructor(
-    private readonly commit: (charges: Charge[]) => ChargeOutcome[] | Promise<ChargeOutcome[]>,
-    private readonly mapError: (error: unknown) => unknown = (error) => error,
+    private readonly commit: (charges: Charge[]) => Promise<ChargeOutcome[]>,
   ) {}
 
   add(charge: Charge): Promise<ChargeOutcome> {
@@ -61,8 +60,7 @@ export class ChargeBatch {
       const outcomes = await this.commit(batch.map((p) => p.charge));
       batch.forEach((p, i) => p.resolve(outcomes[i]!));
     } catch (error) {
-      const mapped = this.mapError(error);
-      for (const p of batch) p.reject(mapped);
+      for (const p of batch) p.reject(error);
     }
   }
 }

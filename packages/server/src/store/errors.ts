@@ -6,14 +6,6 @@ export class StoreUnavailable extends Error {
   }
 }
 
-/** An account with this email exists already (a unique-key race the caller lost). */
-export class EmailInUse extends Error {
-  constructor(email: string) {
-    super(`an account with email ${email} already exists`);
-    this.name = "EmailInUse";
-  }
-}
-
 /** The database was written by a newer server (a later schema version than this one knows). */
 export class SchemaTooNew extends Error {
   constructor(found: number, known: number) {

@@ -103,7 +103,7 @@ export interface AccountStore {
   upsertPlan(plan: Plan): Promise<void>;
   getPlan(name: string): Promise<Plan | undefined>;
   listPlans(): Promise<Plan[]>;
-  /** Throws EmailInUse when the email is in use (also when another instance won a race for it). */
+  /** Throws the EmailTaken refusal when the email is in use (also when another instance won a race for it). */
   createAccount(account: NewAccount): Promise<void>;
   countAccounts(): Promise<number>;
   findAccountByEmail(email: string): Promise<Account | undefined>;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
-import { issuerCsv, IssuerCsvError, parseIssuerCsv } from "../issuer-csv.js";
+import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
 import { withStore } from "../store-access.js";
 
 const APPLIES = `running servers use the change within ${CUSTOM_PREFIX_RECHECK_MS / 1000} s`;
@@ -36,8 +36,7 @@ export function issuersCommand(): Command {
     .command("remove <prefix...>")
     .description("remove imported prefixes (the built-in registry answers for them again)")
     .action(async (prefixes: string[], _opts, command: Command) => {
-      const bad = prefixes.find((prefix) => !/^89\d{2,19}$/.test(prefix));
-      if (bad !== undefined) throw new IssuerCsvError(`prefix must be 4 to 21 digits starting with 89 (got "${bad}")`);
+      for (const prefix of prefixes) checkPrefix(prefix);
       const removed = await withStore(command, (store) => store.removeCustomPrefixes([...new Set(prefixes)]));
       const missing = new Set(prefixes).size - removed;
       process.stdout.write(`removed ${removed} prefixes${missing > 0 ? ` (${missing} were not imported)` : ""}; ${APPLIES}\n`);

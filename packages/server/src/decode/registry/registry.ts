@@ -31,7 +31,7 @@ export class RegistryConflictError extends Error {
 /** Gives an ITU entry its ISO country, among the countries of its calling code. */
 function withIso2(entry: RegistryEntry, codes: CallingCodeTable): RegistryEntry {
   if (entry.iso2 || !entry.countryName) return entry;
-  const code = codes.match(entry.prefix.slice(2));
+  const code = codes.ofIccid(entry.prefix);
   const candidates = code ? codes.countries(code) : [];
   const iso2 = candidates.length === 1 ? candidates[0]! : resolveCountry(entry.countryName, candidates);
   return { ...entry, iso2 };

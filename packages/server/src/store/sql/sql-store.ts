@@ -1,5 +1,5 @@
 import { ChargeBatch } from "../charge-batch.js";
-import { EmailInUse } from "../errors.js";
+import { EmailTaken } from "../../domain/refusals.js";
 import type { GrantCache } from "../grant-cache.js";
 import { HEARTBEAT_SQL } from "../heartbeat.js";
 import {
@@ -102,7 +102,7 @@ export class SqlStore implements Store {
       ]);
     } catch (error) {
       // Ids are random: a unique violation on accounts is the email (taken, or another instance won a race).
-      if (this.driver.isUniqueViolation(error, "accounts")) throw new EmailInUse(account.email);
+      if (this.driver.isUniqueViolation(error, "accounts")) throw new EmailTaken(account.email);
       throw error;
     }
   }
