@@ -41,14 +41,17 @@ export class CommandContext {
     return resolveBaseUrl(this.globals(), this.term.env, await this.config()).value;
   }
 
-  /** What every client gets: the timeout, the retry note, and with --no-wait no waiting out a 429. */
+  /**
+   * What every client gets: the timeout, the retry note, and with --no-wait no retrying a 429
+   * `rate_limited`. Only that: a 503 or a lost connection is still retried, it is not about the pace.
+   */
   private clientOptions() {
     const timeoutMs = resolveTimeoutMs(this.globals(), this.term.env);
     return {
       userAgent: USER_AGENT,
       onRetry: retryNote(this.term),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...(this.globals().wait === false ? { retryDelays: { maxRetryAfterMs: 0 } } : {}),
+      ...(this.globals().wait === false ? { retryRateLimited: false } : {}),
     };
   }
 

@@ -12,12 +12,14 @@ export function retryNote(term: Terminal): (event: RetryEvent) => void {
   let toldUntil = 0;
   return ({ delayMs, error }) => {
     const status = (error as { status?: unknown }).status;
-    if (status !== 429 && delayMs < QUIET_BELOW_MS) return;
+    // The SDK retries a 429 only when it is `rate_limited`, the one retry --no-wait turns off.
+    const rateLimited = status === 429;
+    if (!rateLimited && delayMs < QUIET_BELOW_MS) return;
     const until = Date.now() + delayMs;
     if (until <= toldUntil + QUIET_BELOW_MS) return;
     toldUntil = until;
-    const why = status === 429 ? "rate limited" : typeof status === "number" ? `the server answered ${status}` : "no answer from the server";
-    const hint = status === 429 ? " (--no-wait fails instead)" : "";
+    const why = rateLimited ? "rate limited" : typeof status === "number" ? `the server answered ${status}` : "no answer from the server";
+    const hint = rateLimited ? " (--no-wait fails instead)" : "";
     note(term, `iccid: ${why}; retrying in ${Math.max(1, Math.round(delayMs / 1000))} s${hint}`);
   };
 }

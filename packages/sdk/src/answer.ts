@@ -18,9 +18,19 @@ export interface Answer<B extends string | Buffer> {
   body: B;
 }
 
-/** A call as errors name it: "POST /api/v1/iccid/batch". */
-export function callName(call: { method: string; path: string }): string {
+/** What an answer's errors name: the call, as "POST /api/v1/iccid/batch". */
+export interface Call {
+  method: string;
+  path: string;
+}
+
+function callName(call: Call): string {
   return `${call.method} /api/v1${call.path}`;
+}
+
+/** The error for a successful answer off the contract, naming the call, the status and the request id. */
+export function invalidAnswer(call: Call, answer: Pick<Answer<string>, "status" | "headers">, issues: ValidationIssue[], body: unknown): ResponseValidationError {
+  return new ResponseValidationError({ what: `the answer to ${callName(call)}`, status: answer.status, requestId: answer.headers["x-request-id"], issues, body });
 }
 
 function pathOf(path: readonly PropertyKey[]): string {
@@ -31,19 +41,17 @@ function pathOf(path: readonly PropertyKey[]): string {
  * The answer's body parsed as JSON and checked against `schema`; a ResponseValidationError naming the call,
  * the status and the request id when the body is not JSON or breaks the contract.
  */
-export function checkedAnswer<T>(call: { method: string; path: string }, schema: ResponseSchema<T>, answer: Answer<string | Buffer>): T {
+export function checkedAnswer<T>(call: Call, schema: ResponseSchema<T>, answer: Answer<string | Buffer>): T {
   const text = typeof answer.body === "string" ? answer.body : answer.body.toString("utf8");
-  const invalid = (issues: ValidationIssue[], body: unknown) =>
-    new ResponseValidationError({ what: `the answer to ${callName(call)}`, status: answer.status, requestId: answer.headers["x-request-id"], issues, body });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw invalid([{ path: "", message: `the body is not JSON (content-type ${answer.headers["content-type"] ?? "none"})` }], text);
+    throw invalidAnswer(call, answer, [{ path: "", message: `the body is not JSON (content-type ${answer.headers["content-type"] ?? "none"})` }], text);
   }
   const checked = schema.safeParse(parsed);
   if (!checked.success) {
-    throw invalid(checked.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message })), parsed);
+    throw invalidAnswer(call, answer, checked.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message })), parsed);
   }
   return checked.data;
 }

@@ -1,8 +1,8 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
-import { callName, checkedAnswer, type Answer } from "./answer.js";
+import { checkedAnswer, invalidAnswer, type Answer } from "./answer.js";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
-import { APIUserAbortError, ResponseValidationError } from "./errors.js";
+import { APIUserAbortError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
 
 // Streams any number of ICCIDs through the batch endpoint. An ordered window of at most `concurrency`
@@ -195,18 +195,15 @@ async function* runChunks(
    * thousand parsed items would outlive young-generation collections and fill the old generation.
    */
   function fill(chunk: Chunk): void {
-    if (!chunk.answer) return;
-    const answer: BatchResult = checkedAnswer(BATCH_CALL, FastBatchResult, chunk.answer);
+    const wire = chunk.answer;
+    if (!wire) return;
+    const answer: BatchResult = checkedAnswer(BATCH_CALL, FastBatchResult, wire);
     chunk.answer = undefined;
     const { items, offsets, start } = chunk;
     const results = answer.results;
     if (results.length !== offsets.length) {
-      throw new ResponseValidationError({
-        what: `the answer to ${callName(BATCH_CALL)}`,
-        status: 200,
-        issues: [{ path: "results", message: `expected ${offsets.length} items, got ${results.length}` }],
-        body: answer,
-      });
+      const issue = { path: "results", message: `expected ${offsets.length} items, got ${results.length}` };
+      throw invalidAnswer(BATCH_CALL, wire, [issue], answer);
     }
     // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
     for (let i = 0; i < results.length; i++) {

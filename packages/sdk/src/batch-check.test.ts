@@ -11,7 +11,7 @@ const good = () => ({
       result: {
         iccid: "89441000000000000018",
         input: "8944 1000 0000 0000 0018",
-        valid: true,
+        valid: false,
         length: 20,
         checks: { format: true, luhn: "invalid", expected_check_digit: "8", missing_check_digit: "3" },
         check_digit: "8",
@@ -28,7 +28,7 @@ const good = () => ({
     { index: 1, ok: true, result: { iccid: "8944100000000000001F", input: "x", valid: false, length: 19, checks: { format: true, luhn: "not_applicable" }, check_digit: "F", mii: "89", calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [], data_version: "v1" } },
     { index: 2, ok: false, input: "12AB", error: { code: "invalid_mii", message: "not an ICCID" } },
   ],
-  summary: { total: 3, ok: 2, failed: 1, valid: 1, invalid: 1, unique: 3 },
+  summary: { total: 3, ok: 2, failed: 1, valid: 0, invalid: 2, unique: 3 },
 });
 
 type Path = (string | number)[];

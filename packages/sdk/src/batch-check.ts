@@ -1,4 +1,4 @@
-import { BatchResult, ICCID_ERROR_CODES, ICCID_WARNING_CODES, ISSUER_ORIGINS } from "@iccid/core";
+import { BatchResult, ICCID_ERROR_CODES, ICCID_WARNING_CODES, ISSUER_CONFIDENCES, ISSUER_ORIGINS, ISSUER_SOURCES } from "@iccid/core";
 import type { ResponseSchema } from "./answer.js";
 
 // The batch answer checked at the cost of a few comparisons per item. zod's safeParse of a 1000-item
@@ -13,6 +13,8 @@ type Obj = Record<string, unknown>;
 const WARNING_CODES: ReadonlySet<unknown> = new Set(ICCID_WARNING_CODES);
 const ERROR_CODES: ReadonlySet<unknown> = new Set(ICCID_ERROR_CODES);
 const ORIGINS: ReadonlySet<unknown> = new Set(ISSUER_ORIGINS);
+const SOURCES: ReadonlySet<unknown> = new Set(ISSUER_SOURCES);
+const CONFIDENCES: ReadonlySet<unknown> = new Set(ISSUER_CONFIDENCES);
 
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
@@ -24,10 +26,10 @@ function isIssuer(issuer: unknown): boolean {
     isObject(issuer) &&
     typeof issuer.prefix === "string" &&
     typeof issuer.name === "string" &&
-    (issuer.source === "itu-e118" || issuer.source === "custom") &&
+    SOURCES.has(issuer.source) &&
     (issuer.registered_name === undefined || typeof issuer.registered_name === "string") &&
     ORIGINS.has(issuer.origin) &&
-    (issuer.confidence === "registered" || issuer.confidence === "inferred")
+    CONFIDENCES.has(issuer.confidence)
   );
 }
 

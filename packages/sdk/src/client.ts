@@ -35,6 +35,11 @@ export interface ClientOptions {
   sessionToken?: string | undefined;
   /** Backoff bounds; see RetryDelays. */
   retryDelays?: Partial<RetryDelays> | undefined;
+  /**
+   * false: a 429 `rate_limited` is thrown at once (its `retryAfterMs` says how long to wait) instead of
+   * waited out; 5xx, 408 and lost connections are still retried, `Retry-After` or not. Default true.
+   */
+  retryRateLimited?: boolean | undefined;
   /** Called before each wait for a retry, e.g. to tell a person why nothing seems to happen. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
 }
@@ -107,6 +112,7 @@ export class IccidClient {
   private readonly userAgent: string;
   private readonly defaults: { timeoutMs: number; maxRetries: number; deadlineMs: number | undefined };
   private readonly retryDelays: RetryDelays;
+  private readonly retryRateLimited: boolean;
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
   private checkedKey: string | undefined;
   /** @internal */
@@ -128,6 +134,7 @@ export class IccidClient {
       deadlineMs: options.deadlineMs,
     };
     this.retryDelays = { ...DEFAULT_RETRY_DELAYS, ...options.retryDelays };
+    this.retryRateLimited = options.retryRateLimited ?? true;
     this.onRetry = options.onRetry;
     this.cookie = new SessionCookie(options.sessionToken);
     this.iccid = new IccidResource(this);
@@ -176,6 +183,7 @@ export class IccidClient {
         timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
         deadlineMs: options.deadlineMs ?? this.defaults.deadlineMs,
         delays: this.retryDelays,
+        retryRateLimited: this.retryRateLimited,
         signal: options.signal,
         backoff: spec.backoff,
         onRetry: this.onRetry,

@@ -16,6 +16,7 @@ const policy = (overrides: Partial<CallPolicy> = {}): CallPolicy => ({
   timeoutMs: 1_000,
   deadlineMs: undefined,
   delays: { initialMs: 1, maxMs: 1, maxRetryAfterMs: 60_000 },
+  retryRateLimited: true,
   signal: undefined,
   backoff: undefined,
   ...overrides,

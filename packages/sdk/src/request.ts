@@ -12,6 +12,8 @@ export interface CallPolicy {
   timeoutMs: number;
   deadlineMs: number | undefined;
   delays: RetryDelays;
+  /** false: a 429 `rate_limited` is thrown at once; every other retry is unchanged. */
+  retryRateLimited: boolean;
   signal: AbortSignal | undefined;
   /** Shared by concurrent callers so that one 429 holds them all (batchAll). */
   backoff: SharedBackoff | undefined;
@@ -49,7 +51,7 @@ export async function callWithRetries<B extends string | Buffer>(policy: CallPol
     }
 
     lastError = error;
-    if (n > policy.maxRetries || !isRetryable(error)) throw error;
+    if (n > policy.maxRetries || !isRetryable(error, policy.retryRateLimited)) throw error;
     const delay = retryDelayMs(error, n, policy.delays);
     if (delay === undefined) throw error;
     // Waiting past the deadline would only end in a timeout; the real error says more.

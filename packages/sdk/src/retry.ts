@@ -9,7 +9,9 @@ import { parseRetryAfter } from "./rate-limit-fields.js";
 
 // When to try again and how long to wait. Retried: no answer at all (refused, reset, an attempt timeout),
 // 408, 429 `rate_limited` and 5xx. Not retried: `quota_exceeded` (it resets at the period's end, hours
-// away), every other 4xx (the same request gets the same answer), the deadline, the caller's abort.
+// away), every other 4xx (the same request gets the same answer), the deadline, the caller's abort. A
+// caller that would rather fail than wait out a rate limit turns off only that one (`retryRateLimited`):
+// a 503 or a dropped connection says nothing about the caller's pace and is still worth another try.
 
 export interface RetryDelays {
   /** Upper bound of the first backoff; doubles per retry (full jitter: the wait is random in [0, bound]). */
@@ -36,11 +38,12 @@ export interface RetryEvent {
 
 export const DEFAULT_RETRY_DELAYS: RetryDelays = { initialMs: 500, maxMs: 8_000, maxRetryAfterMs: 60_000 };
 
-export function isRetryable(error: unknown): boolean {
+/** Whether the call is worth another attempt; `retryRateLimited: false` makes a 429 `rate_limited` final. */
+export function isRetryable(error: unknown, retryRateLimited = true): boolean {
   if (isAPITimeoutError(error)) return error.scope === "attempt";
   if (isAPIConnectionError(error)) return true;
   if (!isAPIError(error)) return false;
-  if (error.status === 429) return !isQuotaExceededError(error) && error.code !== "quota_exceeded";
+  if (error.status === 429) return retryRateLimited && !isQuotaExceededError(error) && error.code !== "quota_exceeded";
   return error.status === 408 || error.status >= 500;
 }
 

@@ -121,6 +121,27 @@ describe("retries", () => {
     expect(seen.attempts).toBe(1);
   });
 
+  it("with retryRateLimited false, fails a 429 at once but still waits out a 503's Retry-After", async () => {
+    api = mockApi({ retryRateLimited: false });
+    const seen = counter();
+    const answer = (statusCode: number, data: object, headers: Record<string, string>) => () => {
+      seen.attempts++;
+      return { statusCode, data, responseOptions: { headers } };
+    };
+    // What the server says while restarting: 503 unavailable, Retry-After 1.
+    api.pool.intercept(LOOKUP).reply(answer(503, problem(503, "unavailable"), { ...PROBLEM_HEADERS, "retry-after": "1" }));
+    api.pool.intercept(LOOKUP).reply(answer(200, lookupResult(ICCID), JSON_HEADERS));
+    await expect(api.client.iccid.lookup(ICCID)).resolves.toMatchObject({ iccid: ICCID });
+    expect(seen.attempts).toBe(2);
+
+    // A 429 without Retry-After would otherwise be retried after the usual backoff.
+    seen.attempts = 0;
+    api.pool.intercept(LOOKUP).reply(answer(429, problem(429, "rate_limited"), PROBLEM_HEADERS));
+    await expect(api.client.iccid.lookup(ICCID)).rejects.toBeInstanceOf(RateLimitError);
+    expect(seen.attempts).toBe(1);
+    api.agent.assertNoPendingInterceptors();
+  });
+
   it("never retries quota_exceeded (1 attempt) and reports resetsAt", async () => {
     api = mockApi();
     const seen = counter();

@@ -21,7 +21,7 @@ const LF = 10;
 const OF_RESULT = LOOKUP_ROW.map((column) => column.ofResult);
 const OF_FAILURE = LOOKUP_ROW.map((column) => column.ofFailure);
 
-/** The LOOKUP_ROW cells of one outcome, comma-separated, as resultCsv gives them, encoded into the sink. */
+/** The LOOKUP_ROW cells of one outcome, comma-separated as csvLine joins them, encoded into the sink. */
 function putResult(out: TextSink, outcome: BatchOutcome): void {
   if (outcome.ok) putCells(out, OF_RESULT, outcome.result);
   else putCells(out, OF_FAILURE, outcome);

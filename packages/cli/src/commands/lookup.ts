@@ -1,4 +1,3 @@
-import { text } from "node:stream/consumers";
 import { parseIccid } from "@iccid/core/grammar";
 import { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
@@ -8,6 +7,7 @@ import { palette } from "../output/colour.js";
 import { chooseFormat, outputOptions, type OutputFormat } from "../output/format.js";
 import type { LookupOutcome } from "../output/lookup-columns.js";
 import { renderOutcomes } from "../output/lookup-view.js";
+import { readStdin } from "../prompt.js";
 
 const HELP = `
 Decodes ICCIDs on the server: validity, country, issuer and account number. One ICCID uses the lookup
@@ -25,7 +25,7 @@ Examples:
 /** The ICCIDs to look up: the arguments, with "-" replaced by the non-empty lines of stdin. */
 async function iccidArguments(ctx: CommandContext, args: readonly string[]): Promise<string[]> {
   if (!args.includes("-")) return [...args];
-  const lines = (await text(ctx.term.stdin)).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  const lines = (await readStdin(ctx.term)).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
   const iccids = args.flatMap((arg) => (arg === "-" ? lines : [arg]));
   if (iccids.length === 0) throw new UsageError("no ICCIDs: stdin was empty");
   return iccids;

@@ -1,6 +1,5 @@
 import type { LookupResult } from "@iccid/core";
-import { csvCell } from "./csv.js";
-import { failureColumn, resultColumn, rowCells, type LookupOutcome, type OutcomeColumn, type RowSource } from "./outcome-column.js";
+import { failureColumn, resultColumn, rowCells, type LookupOutcome, type OutcomeColumn } from "./outcome-column.js";
 
 export type { LookupOutcome } from "./outcome-column.js";
 
@@ -46,13 +45,8 @@ export const LOOKUP_ROW: readonly OutcomeColumn[] = [
 export const RESULT_COLUMNS: readonly string[] = LOOKUP_ROW.map((column) => column.name);
 
 /** The LOOKUP_ROW cells of one outcome, in order; absent values are empty strings. */
-export function resultCells(outcome: RowSource): string[] {
+export function resultCells(outcome: LookupOutcome): string[] {
   return rowCells(LOOKUP_ROW, outcome);
-}
-
-/** The LOOKUP_ROW cells of one outcome as CSV text without a line end: what the batch writer encodes. */
-export function resultCsv(outcome: RowSource): string {
-  return resultCells(outcome).map(csvCell).join(",");
 }
 
 /** The JSON shape of one outcome: the lookup result itself, or `{ input, error }`. Not columns: JSON keeps the whole result. */

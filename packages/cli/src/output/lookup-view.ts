@@ -1,4 +1,4 @@
-import type { LookupResult } from "@iccid/core";
+import type { IccidChecks, LookupResult, ParsedIccid } from "@iccid/core";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
@@ -7,10 +7,18 @@ import { resultColumn, rowCells, type LookupOutcome, type OutcomeColumn } from "
 import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
-function validity(result: LookupResult, paint: Palette): string {
+/**
+ * What the verdict and the notes are read from: what the offline grammar (`validate`) and the server
+ * (`lookup`) both answer. Not ParsedIccid's whole `checks`: the server's `format` is a boolean, not `true`.
+ */
+export type Verdict = Pick<ParsedIccid, "iccid" | "valid" | "warnings"> & { checks: Omit<IccidChecks, "format"> };
+
+/** "✓ valid", "? no Luhn (hex)" or "✗ bad check digit (4 would pass)". */
+export function validity(result: Verdict, paint: Palette): string {
   if (result.valid) return paint.green("✓ valid");
   if (result.checks.luhn === "not_applicable") return paint.yellow("? no Luhn (hex)");
-  return paint.red(`✗ bad check digit (${result.checks.expected_check_digit} would pass)`);
+  const expected = result.checks.expected_check_digit;
+  return paint.red(expected === undefined ? "✗ bad check digit" : `✗ bad check digit (${expected} would pass)`);
 }
 
 /** "AT&T (8901410, numbering rule)": the name, the prefix, and how the answer is known unless registered. */
@@ -25,7 +33,8 @@ function countryText(result: LookupResult): string {
   return result.calling_code ? `+${result.calling_code}` : "unknown";
 }
 
-function notes(result: LookupResult): string {
+/** The warning codes, and the completed number when it looks printed without its check digit. */
+export function notes(result: Verdict): string {
   const missing = result.checks.missing_check_digit;
   const hint = missing ? [`printed without its check digit? then ${result.iccid}${missing}`] : [];
   return [...result.warnings.map((w) => w.code), ...hint].join(", ");

@@ -9,9 +9,6 @@ export interface FailedLookup {
 /** One ICCID's answer as the CLI shows it: a result, or the reason it has none. */
 export type LookupOutcome = { input: string; ok: true; result: LookupResult } | ({ ok: false } & FailedLookup);
 
-/** What a row is made from: a LookupOutcome, or an item of batchAll (whose results come without the input). */
-export type RowSource = { input?: string; ok: true; result: LookupResult } | ({ ok: false } & FailedLookup);
-
 /**
  * One column of an output row: its name and its cell for each kind of outcome ("" where it has no value).
  * A row format is a list of these; the renderers and the batch encoder walk the list, so a column's name,
@@ -32,7 +29,7 @@ export const resultColumn = (name: string, ofResult: (result: LookupResult) => s
 export const failureColumn = (name: string, ofFailure: (failed: FailedLookup) => string): OutcomeColumn => ({ name, ofResult: blank, ofFailure });
 
 /** The cells of one outcome under `columns`, in their order. */
-export function rowCells(columns: readonly OutcomeColumn[], outcome: RowSource): string[] {
+export function rowCells(columns: readonly OutcomeColumn[], outcome: LookupOutcome): string[] {
   if (outcome.ok) {
     const result = outcome.result;
     return columns.map((column) => column.ofResult(result));

@@ -2,6 +2,7 @@ import type { IccidParseResult } from "@iccid/core";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
+import { notes, validity } from "./lookup-view.js";
 import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
@@ -15,12 +16,7 @@ function cells(r: IccidParseResult): string[] {
 
 function tableRow(r: IccidParseResult, paint: Palette): string[] {
   if (!r.ok) return [r.input, paint.red("✗ malformed"), `${r.error.code}: ${r.error.message}`];
-  const verdict = r.valid
-    ? paint.green("✓ valid")
-    : r.checks.luhn === "not_applicable"
-      ? paint.yellow("? no Luhn (hex)")
-      : paint.red("✗ bad check digit");
-  return [r.iccid, verdict, r.warnings.map((w) => w.code).join(", ")];
+  return [r.iccid, validity(r, paint), notes(r)];
 }
 
 export function renderValidation(results: readonly IccidParseResult[], format: OutputFormat, paint: Palette): string {

@@ -23,12 +23,20 @@ export const Country = z
 export const ISSUER_ORIGINS = ["itu-e118", "numbering-rule", "curated", "custom"] as const;
 export type IssuerOrigin = (typeof ISSUER_ORIGINS)[number];
 
+/** How sure an issuer answer is: registered to this issuer, or inferred from a numbering rule or evidence. */
+export const ISSUER_CONFIDENCES = ["registered", "inferred"] as const;
+export type IssuerConfidence = (typeof ISSUER_CONFIDENCES)[number];
+
+/** The coarse source of an issuer answer: the operator's own prefixes, or the built-in registry. */
+export const ISSUER_SOURCES = ["itu-e118", "custom"] as const;
+export type IssuerSource = (typeof ISSUER_SOURCES)[number];
+
 export const Issuer = z
   .object({
     prefix: z.string().describe("The issuer prefix that matched, including 89"),
     name: z.string().describe("The issuer's name as people know it today"),
     source: z
-      .enum(["itu-e118", "custom"])
+      .enum(ISSUER_SOURCES)
       .describe("custom for the operator's own prefixes, else itu-e118 (the built-in registry; origin says exactly where)"),
     registered_name: z
       .string()
@@ -41,7 +49,7 @@ export const Issuer = z
           "curated: public evidence collected in the registry; custom: the operator's own prefix",
       ),
     confidence: z
-      .enum(["registered", "inferred"])
+      .enum(ISSUER_CONFIDENCES)
       .describe("registered: the prefix is registered to this issuer; inferred: read from a numbering rule or evidence"),
   })
   .register(apiSchemas, { id: "Issuer" });
