@@ -45,7 +45,12 @@ export function startCommand(): Command {
       });
       const scrape = metrics && (await serveMetrics(metrics, settings.host, settings.metricsPort!));
       const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger });
+      let stopping = false;
       const stop = (signal: string) => {
+        // A Ctrl-C reaches the whole process group and `npm start` forwards it too: a second signal while
+        // draining must not end the process with requests still in flight.
+        if (stopping) return;
+        stopping = true;
         logger.info({ signal }, "stopping");
         scrape?.server.close();
         decoder.close();
@@ -57,8 +62,8 @@ export function startCommand(): Command {
           () => process.exit(1),
         );
       };
-      process.once("SIGTERM", () => stop("SIGTERM"));
-      process.once("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+      process.on("SIGINT", () => stop("SIGINT"));
       if (owner) printOwner(owner, running.url);
       // Announced only once a stop is handled gracefully: whoever waits for this line may signal at once.
       logger.info({ url: running.url, db: settings.db, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");

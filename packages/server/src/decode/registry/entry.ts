@@ -1,4 +1,4 @@
-import type { IssuerOrigin } from "@iccid/core";
+import type { IssuerConfidence, IssuerOrigin } from "@iccid/core";
 
 /** One issuer prefix of the registry, with where it came from. */
 export interface RegistryEntry {
@@ -9,7 +9,7 @@ export interface RegistryEntry {
   /** The name the prefix is registered or listed under, when it differs from `name`. */
   registeredName: string | null;
   origin: IssuerOrigin;
-  confidence: "registered" | "inferred";
+  confidence: IssuerConfidence;
   /** ISO 3166-1 alpha-2 of the issuer's country, when known. */
   iso2: string | null;
   /** The issuer's country as its source names it, when that still has to be resolved to ISO (ITU entries). */

@@ -17,7 +17,7 @@ const types = {
 
 const MIGRATION_LOCK = 0x1cc1d; // any constant: serialises migrations across instances
 /** The longest a cached key grant is used: the bound on seeing another instance's change. */
-export const GRANT_MAX_AGE_MS = 1_000;
+const GRANT_MAX_AGE_MS = 1_000;
 
 /**
  * The shared dialect for several instances: PostgreSQL through a connection pool. Statements are written

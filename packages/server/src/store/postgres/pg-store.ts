@@ -1,8 +1,6 @@
 import { SqlStore } from "../sql/sql-store.js";
 import { PgDriver } from "./pg-driver.js";
 
-export { GRANT_MAX_AGE_MS } from "./pg-driver.js";
-
 /** The shared store for several instances: PostgreSQL through a connection pool. */
 export class PgStore extends SqlStore {
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
