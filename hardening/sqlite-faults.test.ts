@@ -93,7 +93,8 @@ describe("SQLite faults", () => {
     );
   });
 
-  it("a full disk: 503s and /readyz 503 while it is full, recovery by itself once space is freed", async () => {
+  // Needs a tmpfs it can mount (root with that right, as CI has); `npm test` says so when it cannot.
+  it.skipIf(process.env.ICCID_SKIP_TMPFS === "1")("a full disk: 503s and /readyz 503 while it is full, recovery by itself once space is freed", async () => {
     const mount = join(dir, "tmpfs");
     mkdirSync(mount);
     // A real full file system: an 8 MiB tmpfs (the test runs as root, as CI does).

@@ -58,6 +58,8 @@ void lookup; void wrong;
   it("the server's test support is not published", () => {
     const manifest = JSON.parse(run("node", ["-p", "JSON.stringify(require('./node_modules/@iccid/server/package.json'))"])) as { exports: object };
     expect(Object.keys(manifest.exports)).toEqual(["."]);
+    const server = tarballs.find((t) => /iccid-server-/.test(t))!;
+    expect(run("tar", ["-tzf", server], dir).split("\n").filter((f) => /test-support|dist\/testing/.test(f))).toEqual([]);
     expect(() => run("node", ["--input-type=module", "-e", 'await import("@iccid/server/testing")'])).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 

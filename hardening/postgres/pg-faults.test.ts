@@ -75,7 +75,10 @@ describe("PostgreSQL faults", () => {
     relay.cut();
     const readyDownMs = await waitForStatus(server.url, "/readyz", 503, 10_000);
     // Down for 2 s and until a lookup has been refused: on a busy machine 2 s can pass before any is answered.
-    while (load.tally(downAt).status5xx === 0) await pause(25);
+    while (load.tally(downAt).status5xx === 0) {
+      if (performance.now() - downAt > 30_000) throw new Error("no lookup was refused within 30 s of PostgreSQL going down");
+      await pause(25);
+    }
     await pause(Math.max(0, 2_000 - (performance.now() - downAt)));
     relay.refuse(false);
     const upAt = performance.now();
@@ -87,7 +90,6 @@ describe("PostgreSQL faults", () => {
     expect(server.child.exitCode).toBeNull(); // it used to die on an unhandled 'error' event
     expect(load.tally().internalErrors).toBe(0);
     expect(load.tally().failedExchanges).toBe(0);
-    expect(restart.status5xx).toBeGreaterThan(0); // the restart was felt: lookups were refused, with 503
     const usage = await send(server.url, "GET", "/api/v1/usage", { authorization: `Bearer ${key}` });
     expect(usage.body.totals.lookups).toBe(load.answered); // nothing lost, nothing double-counted
     expect(usage.body.quota.used).toBe(load.answered);
@@ -104,7 +106,9 @@ describe("PostgreSQL faults", () => {
     const database = await freshDatabase();
     const both = await Promise.all([startServerProcess(databaseUrl(database)), startServerProcess(databaseUrl(database))]);
     const { key } = await Promise.any(both.map((s) => ownerCredentials(s)));
-    expect(both.filter((s) => /API key/.test(s.stderr()))).toHaveLength(1);
+    // Counted in the database, not in the two processes' output (which may still be on its way).
+    const accounts = JSON.parse(serverCommand(databaseUrl(database), ["account", "list", "--json"])) as unknown[];
+    expect(accounts).toHaveLength(1);
     for (const s of both) {
       expect(s.child.exitCode).toBeNull();
       expect((await send(s.url, "GET", "/api/v1/usage", { authorization: `Bearer ${key}` })).status).toBe(200);

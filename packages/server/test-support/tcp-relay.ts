@@ -12,6 +12,8 @@ export class TcpRelay {
   #refusing = false;
   #trap: { marker: string; when: "before" | "after" } | undefined;
   cuts = 0;
+  /** How many armed cuts (`cutAt`) have happened: a test checks its fault was really injected. */
+  trapsSprung = 0;
 
   private constructor(readonly server: Server) {}
 
@@ -47,6 +49,7 @@ export class TcpRelay {
       const trap = this.#trap;
       if (trap && data.includes(trap.marker)) {
         this.#trap = undefined;
+        this.trapsSprung++;
         if (trap.when === "before") return drop();
         armed = true;
       }

@@ -119,7 +119,12 @@ describe("iccid-server", { timeout: 120_000 }, () => {
   });
 
   it("lists, exports and removes custom prefixes, and a running server applies every change without a restart", async () => {
-    const key = run(["key", "create", "--email", "owner@localhost"]).stdout.trim();
+    // Its own account and prefixes, so that it does not depend on the tests before it.
+    expect(run(["account", "create", "--email", "lister@example.test", "--password-stdin"], "lister-password\n").status).toBe(0);
+    const key = run(["key", "create", "--email", "lister@example.test"]).stdout.trim();
+    const own = join(dir, "own.csv");
+    writeFileSync(own, "894410,Our MVNO\n8999901,Private range\n");
+    expect(run(["issuers", "import", own]).status).toBe(0);
     const issuerOf = async (url: string) =>
       (await call(url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).body.issuer;
     const server = await start();

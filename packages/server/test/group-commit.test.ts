@@ -19,27 +19,25 @@ async function chargesAtOnce(lookups: number[], quotaLimit: number) {
 }
 
 describe("charges committed together", () => {
-  it("that fit together: all charged, each answered the count it would have seen alone, in order", async () => {
-    const { outcomes, used, usage } = await chargesAtOnce([2, 0, 3, 1], 100);
-    expect(outcomes).toEqual([
-      { charged: true, used: 2 },
-      { charged: true, used: 2 },
-      { charged: true, used: 5 },
-      { charged: true, used: 6 },
-    ]);
-    expect(used).toBe(6);
-    expect(usage).toEqual([expect.objectContaining({ requests: 4, lookups: 6 })]);
-  });
-
-  it("that do not fit together: charged one by one, those that fit in arrival order, the others refused", async () => {
-    const { outcomes, used, usage } = await chargesAtOnce([2, 2, 2, 1], 5);
-    expect(outcomes).toEqual([
-      { charged: true, used: 2 },
-      { charged: true, used: 4 },
-      { charged: false, used: 4 },
-      { charged: true, used: 5 },
-    ]);
-    expect(used).toBe(5);
-    expect(usage).toEqual([expect.objectContaining({ requests: 3, lookups: 5 })]);
+  it.each([
+    {
+      name: "that fit together: all charged, each answered the count it would have seen alone, in order",
+      lookups: [2, 0, 3, 1],
+      quotaLimit: 100,
+      outcomes: [{ charged: true, used: 2 }, { charged: true, used: 2 }, { charged: true, used: 5 }, { charged: true, used: 6 }],
+      usage: { used: 6, requests: 4, lookups: 6 },
+    },
+    {
+      name: "that do not fit together: charged one by one, those that fit in arrival order, the others refused",
+      lookups: [2, 2, 2, 1],
+      quotaLimit: 5,
+      outcomes: [{ charged: true, used: 2 }, { charged: true, used: 4 }, { charged: false, used: 4 }, { charged: true, used: 5 }],
+      usage: { used: 5, requests: 3, lookups: 5 },
+    },
+  ])("$name", async ({ lookups, quotaLimit, outcomes, usage }) => {
+    const charged = await chargesAtOnce(lookups, quotaLimit);
+    expect(charged.outcomes).toEqual(outcomes);
+    expect(charged.used).toBe(usage.used);
+    expect(charged.usage).toEqual([expect.objectContaining({ requests: usage.requests, lookups: usage.lookups })]);
   });
 });

@@ -11,16 +11,19 @@ interface CorpusRow {
   iccid: string;
   country: string;
   issuers: string[];
+  /** The kind of public source (firmware table, SIM tool fixture, …) and the source itself. */
+  sourceKind: string;
+  source: string;
 }
 
 function readCorpus(): CorpusRow[] {
   const text = readFileSync(new URL("../../test/corpus/real-iccids.csv", import.meta.url), "utf8");
   const [header, ...lines] = text.split(/\r?\n/).filter((line) => line.trim() !== "");
-  expect(header!.split(",").slice(0, 3)).toEqual(["iccid", "country", "issuer"]);
-  // The first three columns never hold quotes or commas; the source and note columns after them may.
+  expect(header!.split(",").slice(0, 5)).toEqual(["iccid", "country", "issuer", "source_kind", "source"]);
+  // The first four columns never hold quotes or commas; the source and note columns after them may.
   return lines.map((line) => {
-    const [iccid = "", country = "", issuer = ""] = line.split(",");
-    return { iccid, country, issuers: issuer.split("|").filter((name) => name !== "") };
+    const [iccid = "", country = "", issuer = "", sourceKind = "", ...rest] = line.split(",");
+    return { iccid, country, issuers: issuer.split("|").filter((name) => name !== ""), sourceKind, source: rest.join(",").replace(/^"/, "") };
   });
 }
 
@@ -51,7 +54,10 @@ describe("the labelled corpus of real ICCIDs", () => {
       expect(row.iccid, JSON.stringify(row)).toMatch(/^89\d{5,20}$/);
       expect(row.country, row.iccid).toMatch(/^[A-Z]{2}$/);
       expect(row.issuers.length, row.iccid).toBeGreaterThan(0);
+      expect(row.sourceKind, row.iccid).toMatch(/^[a-z][a-z-]+$/);
+      expect(row.source.trim(), row.iccid).not.toBe("");
     }
+    expect(new Set(corpus.map((row) => row.sourceKind)).size).toBeGreaterThanOrEqual(3);
   });
 
   it("agrees with the decoder: country ≥ 98 %, issuer right ≥ 90 %, issuer unknown ≤ 5 %", () => {

@@ -34,15 +34,17 @@ afterAll(async () => {
 });
 
 describe("a COMMIT whose connection drops", () => {
-  it("after PostgreSQL committed: the charge stands and is reported as charged (no 503, no second charge on retry)", async () => {
+  it("after PostgreSQL committed: the charge stands and is reported as charged, not 503 (which a client would retry)", async () => {
     relay.cutAt("COMMIT", "after");
     await expect(store.charge(charge(3))).resolves.toEqual({ charged: true, used: 3 });
+    expect(relay.trapsSprung).toBe(1); // the COMMIT's answer really was lost
     expect(await store.quotaUsed(charge(0).account_id, 0)).toBe(3);
   });
 
   it("before PostgreSQL got it: 503 unavailable, and nothing was charged", async () => {
     relay.cutAt("COMMIT", "before");
     await expect(store.charge(charge(5))).rejects.toBeInstanceOf(StoreUnavailable);
+    expect(relay.trapsSprung).toBe(2);
     expect(await store.quotaUsed(charge(0).account_id, 0)).toBe(3);
     await expect(store.charge(charge(1))).resolves.toEqual({ charged: true, used: 4 });
   });

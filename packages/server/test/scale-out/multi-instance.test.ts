@@ -7,7 +7,7 @@ import { listen, type RunningServer } from "../../src/http-server.js";
 import { connectRedis, redisLimiters, redisReady } from "../../src/limits/redis-limiters.js";
 import { Accounts } from "../../src/services/accounts.js";
 import { ApiKeys } from "../../src/services/api-keys.js";
-import { GRANT_MAX_AGE_MS, PgStore } from "../../src/store/postgres/pg-store.js";
+import { PgStore } from "../../src/store/postgres/pg-store.js";
 import { systemClock } from "../../src/time.js";
 import { createTestSchema, type TestSchema } from "../../test-support/index.js";
 import { call, sessionCookie } from "../http.js";
@@ -22,6 +22,8 @@ const urls = () => instances.map((i) => i.running.url);
 let owner: { email: string; password: string; key: string };
 
 const withCheck = (body: string) => body + luhnCheckDigit(body);
+/** The bound docs/deploy.md promises for a revocation to reach every instance. */
+const REVOCATION_BOUND_MS = 1_000;
 
 beforeAll(async () => {
   schema = await createTestSchema(PG);
@@ -114,15 +116,16 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     const revokedAt = performance.now();
     expect((await lookup(urls()[0]!)).status).toBe(401);
     const seen: Array<{ sentAfterMs: number; status: number }> = [];
-    while (performance.now() - revokedAt < GRANT_MAX_AGE_MS + 500) {
+    const sentLate = () => seen.filter((s) => s.sentAfterMs >= REVOCATION_BOUND_MS);
+    // Until each other instance has been asked three times after the bound, however slow the machine is.
+    while (sentLate().length < 6) {
       for (const url of urls().slice(1)) {
         const sentAfterMs = performance.now() - revokedAt;
         seen.push({ sentAfterMs, status: (await lookup(url)).status });
       }
     }
     // A request sent once the bound has passed is refused, whatever else is going on on the machine.
-    const late = seen.filter((s) => s.sentAfterMs >= GRANT_MAX_AGE_MS);
-    expect(late.length).toBeGreaterThan(0);
+    const late = sentLate();
     expect(late.map((s) => s.status)).toEqual(late.map(() => 401));
     // Notices make it far quicker than the bound (milliseconds); not asserted, the machine may be busy.
     const firstRefused = seen.find((s) => s.status === 401);
