@@ -86,23 +86,28 @@ export class SqliteDriver implements SqlDriver {
   }
 
   #charge(c: Charge): ChargeOutcome {
-    // The conditional UPSERT is the quota check: it only moves the counter when the lookups fit.
-    const counted = this.#prepared(
-      `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
-       ON CONFLICT (account_id, period_start) DO UPDATE SET used = used + excluded.used
-       WHERE quota_counters.used + excluded.used <= ?
-       RETURNING used`,
-    ).get(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit) as { used: number } | undefined;
-    if (!counted) {
-      const row = this.#prepared("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(c.account_id, c.period_start);
-      return { charged: false, used: (row as { used: number } | undefined)?.used ?? 0 };
-    }
+    // The quota check is the condition of the UPDATE (or, for a period's first charge, of the INSERT): the
+    // counter only moves when the lookups fit. No RETURNING: SQLite gathers RETURNING rows in a scratch
+    // table whose memory is taken from and handed back to the system on every statement, which made a
+    // charge cost ten times what these three statements do.
+    const moved =
+      this.#prepared("UPDATE quota_counters SET used = used + ? WHERE account_id = ? AND period_start = ? AND used + ? <= ?")
+        .run(c.lookups, c.account_id, c.period_start, c.lookups, c.quota_limit).changes === 1 ||
+      this.#prepared(
+        `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
+         ON CONFLICT (account_id, period_start) DO NOTHING`,
+      ).run(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit).changes === 1;
+    const row = this.#prepared("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(c.account_id, c.period_start) as
+      | { used: number }
+      | undefined;
+    const used = row?.used ?? 0;
+    if (!moved) return { charged: false, used };
     this.#prepared(
       `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, 1, ?)
        ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
          requests = requests + 1, lookups = lookups + excluded.lookups`,
     ).run(c.account_id, c.bucket_start, c.key_id, c.lookups);
-    return { charged: true, used: counted.used };
+    return { charged: true, used };
   }
 
   grantCache(): GrantCache {
