@@ -7,6 +7,9 @@ import { billingPeriod, floorHour, type Clock } from "../time.js";
  * at the moment the answer is decided: a refused request is never charged and no 200 goes uncounted.
  */
 export class Meter {
+  /** Each anchor's current period, kept until it ends: working it out was a tenth of a charge's own work. */
+  readonly #periods = new Map<number, { start: number; end: number }>();
+
   constructor(
     private readonly store: MeterStore,
     private readonly clock: Clock,
@@ -16,7 +19,7 @@ export class Meter {
 
   async charge(grant: KeyGrant, lookups: number): Promise<void> {
     const now = this.clock.now();
-    const period = billingPeriod(grant.subscription.period_anchor, now);
+    const period = this.#period(grant.subscription.period_anchor, now);
     const limit = grant.plan.monthly_lookups;
     const outcome = await this.store.charge({
       account_id: grant.account.id,
@@ -33,5 +36,14 @@ export class Meter {
     const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));
     const remaining = Math.max(0, limit - outcome.used);
     throw new QuotaExceeded(lookups, remaining, limit, period.end, retryAfter);
+  }
+
+  #period(anchor: number, now: number): { start: number; end: number } {
+    let period = this.#periods.get(anchor);
+    if (period && period.start <= now && now < period.end) return period;
+    if (this.#periods.size >= 10_000) this.#periods.clear();
+    period = billingPeriod(anchor, now);
+    this.#periods.set(anchor, period);
+    return period;
   }
 }
