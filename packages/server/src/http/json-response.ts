@@ -53,8 +53,13 @@ export interface EncodedJson {
 
 /** Encodes a value with its schema's encoder (see json-encoder.ts). */
 export function encodeJson<T>(value: T, encoder: JsonEncoder<T>): EncodedJson {
+  return encodePieces((add) => encoder.encodeTo(value, add));
+}
+
+/** The bytes of an answer that `write` hands over in pieces, in order. */
+export function encodePieces(write: (add: (piece: string) => void) => void): EncodedJson {
   const bytes = new AnswerBytes();
-  encoder.encodeTo(value, bytes.add);
+  write(bytes.add);
   return bytes.finish();
 }
 

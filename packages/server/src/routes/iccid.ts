@@ -1,21 +1,11 @@
 import { BatchRequest, BatchResult, LookupRequest, LookupResult } from "@iccid/core";
+import { encodeBatchAnswer } from "../http/batch-answer.js";
 import { jsonEncoder } from "../http/json-encoder.js";
 import { parseInput, readJson } from "../http/json-body.js";
-import { encodeJson, sendEncoded, sendJson, type EncodedJson } from "../http/json-response.js";
-import type { Lookups } from "../services/lookups.js";
+import { sendEncoded, sendJson } from "../http/json-response.js";
 import { defineRoute, type Route } from "./route.js";
 
 const lookupJson = jsonEncoder(LookupResult);
-const batchJson = jsonEncoder(BatchResult);
-
-/**
- * A batch decoded and its answer encoded, before it is charged: the 1000 results are garbage by the time
- * the charge's commit is awaited, instead of being live (and copied by every young-generation GC) through it.
- */
-function encodedBatch(lookups: Lookups, iccids: readonly string[]): { answer: EncodedJson; lookups: number } {
-  const batch = lookups.decodeBatch(iccids);
-  return { answer: encodeJson(batch.answer, batchJson), lookups: batch.lookups };
-}
 
 // Both spend a request of the rate limit, and quota for what they answer.
 const spend = { kind: "apiKey", spend: true } as const;
@@ -47,9 +37,10 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      const { answer, lookups } = encodedBatch(s.lookups, iccids);
+      // Encoded before it is charged: the results are garbage by the time the charge's commit is awaited.
+      const { answer, decoded } = encodeBatchAnswer((onItem) => s.lookups.decodeBatch(iccids, onItem));
       try {
-        await s.lookups.chargeBatch(ctx.state.grant, lookups);
+        await s.lookups.chargeBatch(ctx.state.grant, decoded.lookups);
       } catch (error) {
         answer.release?.();
         throw error;

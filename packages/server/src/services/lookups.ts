@@ -1,13 +1,12 @@
-import type { BatchItem, BatchResult, LookupResult } from "@iccid/core";
-import type { DecodeOutcome } from "../decode/decoder.js";
+import type { BatchItem, BatchSummary, LookupResult } from "@iccid/core";
 import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
-/** A batch decoded but not charged yet: its answer, and how many lookups it is to be charged. */
+/** A batch decoded but not charged yet: its summary, and how many lookups it is to be charged. */
 export interface DecodedBatch {
-  answer: BatchResult;
+  summary: BatchSummary;
   lookups: number;
 }
 
@@ -28,37 +27,33 @@ export class Lookups {
   }
 
   /**
-   * One entry per input in input order. Each distinct input is decoded once; each distinct normalised
-   * ICCID that got a result is one lookup, however often or however differently it was written. Charge it
-   * with `chargeBatch` before the answer goes out.
+   * One item per input, handed to `onItem` in input order as soon as it is made, so that the answer can be
+   * written as the batch is decoded and no item outlives its turn (kept until the end, 1000 results were a
+   * fifth of a batch's CPU time in garbage collection). Each distinct normalised ICCID that got a result is
+   * one lookup, however often or however differently it was written. Charge it with `chargeBatch` before
+   * the answer goes out.
    */
-  decodeBatch(inputs: readonly string[]): DecodedBatch {
+  decodeBatch(inputs: readonly string[], onItem: (item: BatchItem) => void): DecodedBatch {
     const decoder = this.decoders.current;
-    const decoded = new Map<string, DecodeOutcome>();
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
-    const results: BatchItem[] = new Array(inputs.length);
     let ok = 0;
     let valid = 0;
     for (let index = 0; index < inputs.length; index++) {
       const input = inputs[index]!;
-      let outcome = decoded.get(input);
-      if (!outcome) {
-        outcome = decoder.decode(input);
-        decoded.set(input, outcome);
-      }
+      const outcome = decoder.decode(input);
       if (outcome.ok) {
         ok++;
         if (outcome.result.valid) valid++;
         answered.add(outcome.result.iccid);
-        results[index] = { index, ok: true, result: outcome.result };
+        onItem({ index, ok: true, result: outcome.result });
       } else {
         failedInputs.add(input);
-        results[index] = { index, ok: false, input, error: outcome.error };
+        onItem({ index, ok: false, input, error: outcome.error });
       }
     }
     const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
-    return { answer: { results, summary }, lookups: answered.size };
+    return { summary, lookups: answered.size };
   }
 
   async chargeBatch(grant: KeyGrant, lookups: number): Promise<void> {
