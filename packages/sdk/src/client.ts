@@ -105,7 +105,9 @@ export class IccidClient {
   readonly keys: KeysResource;
 
   private readonly apiKey: string | undefined;
-  private readonly apiPrefix: string;
+  private readonly origin: string;
+  /** The base URL's path, if any, then `/api/v1`. */
+  private readonly apiPath: string;
   private readonly host: string;
   private readonly dispatcher: Dispatcher;
   private readonly ownedAgent: Agent | undefined;
@@ -123,7 +125,8 @@ export class IccidClient {
     const url = parseBaseUrl(options.baseUrl ?? env("ICCID_BASE_URL") ?? DEFAULT_BASE_URL);
     const prefix = url.pathname.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
     this.baseUrl = url.origin + prefix;
-    this.apiPrefix = `${this.baseUrl}/api/v1`;
+    this.origin = url.origin;
+    this.apiPath = `${prefix}/api/v1`;
     this.host = url.host;
     this.ownedAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
     this.dispatcher = options.dispatcher ?? this.ownedAgent!;
@@ -174,7 +177,7 @@ export class IccidClient {
       headers["content-type"] = "application/json";
     }
     const query = spec.query?.toString();
-    const req: WireRequest = { method: spec.method, url: `${this.apiPrefix}${spec.path}${query ? `?${query}` : ""}`, headers, body };
+    const req: WireRequest = { method: spec.method, origin: this.origin, path: `${this.apiPath}${spec.path}${query ? `?${query}` : ""}`, headers, body };
 
     const res = await callWithRetries(
       {

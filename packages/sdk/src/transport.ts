@@ -1,17 +1,20 @@
-import { EventEmitter } from "node:events";
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { AnswerCollector } from "./answer-collector.js";
 import type { Answer } from "./answer.js";
 import { connectionFailure } from "./connection-failure.js";
 import { APITimeoutError, APIUserAbortError, type ResponseHeaders } from "./errors.js";
 
 // One HTTP exchange, no retries: send, read the whole body (as text, or as bytes for a caller that decodes
 // later), and turn every way it can fail without an answer into the SDK's error classes. The timer covers
-// headers and body alike, so a server that stalls mid-body is caught too.
+// headers and body alike, so a server that stalls mid-body is caught too. The exchange goes straight to
+// the dispatcher through an AnswerCollector rather than undici's request() (answer-collector.ts says why).
 
 export interface WireRequest {
   method: "GET" | "POST" | "DELETE";
-  /** Absolute URL. */
-  url: string;
+  /** `http(s)://host[:port]`, as URL.origin gives it. */
+  origin: string;
+  /** Path and query, already encoded. */
+  path: string;
   headers: Record<string, string>;
   body?: string | undefined;
 }
@@ -33,13 +36,20 @@ export interface WireFailure {
 
 export type WireResponse<B extends string | Buffer = string> = WireAnswer<B> | WireFailure;
 
-/** How a successful answer's body is read. */
-export type BodyReader<B extends string | Buffer> = (body: Dispatcher.ResponseData["body"]) => Promise<B>;
+/** How a successful answer's body is read from its bytes. */
+export type BodyReader<B extends string | Buffer> = (bytes: Buffer) => B;
 
-export const readText: BodyReader<string> = (body) => body.text();
+/** The body as UTF-8 text, a leading byte-order mark skipped (as undici's `body.text()` does). */
+export const readText: BodyReader<string> = (bytes) => {
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString("utf8", bom ? 3 : 0);
+};
 
-/** The body undecoded, as one Buffer: kept outside the JS heap until it is decoded. */
-export const readBytes: BodyReader<Buffer> = async (body) => Buffer.from(await body.arrayBuffer());
+/**
+ * The body undecoded, as one Buffer of its own: kept outside the JS heap until it is decoded. A body that
+ * arrived in one piece is a view into the socket's read buffer; it is copied so as not to hold all of that.
+ */
+export const readBytes: BodyReader<Buffer> = (bytes) => (bytes.buffer.byteLength === bytes.length ? bytes : Buffer.from(bytes));
 
 export interface AttemptLimits {
   /** Milliseconds this attempt may take (Infinity: no timer). */
@@ -55,18 +65,6 @@ export interface AttemptLimits {
 // setTimeout treats anything above 2^31-1 ms (≈24.8 days) as 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): { headers: ResponseHeaders; setCookie: string[] } {
-  const headers: ResponseHeaders = {};
-  let setCookie: string[] = [];
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    if (key === "set-cookie") setCookie = Array.isArray(value) ? value : [value];
-    headers[key] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return { headers, setCookie };
-}
-
 export async function exchange<B extends string | Buffer>(
   dispatcher: Dispatcher,
   host: string,
@@ -76,40 +74,22 @@ export async function exchange<B extends string | Buffer>(
   read: BodyReader<B>,
 ): Promise<WireResponse<B>> {
   if (signal?.aborted) throw new APIUserAbortError(signal.reason);
-  // undici takes an EventEmitter that emits "abort" as a signal. It is used here instead of an
-  // AbortController because creating an AbortSignal per attempt costs more than the rest of the SDK's
-  // per-request work together (measured: ~20 µs), and the SDK lookup must stay close to a raw request.
-  const abort = new EventEmitter();
-  let timedOut = false;
-  const timer =
-    limits.ms < MAX_TIMER_MS
-      ? setTimeout(() => {
-          timedOut = true;
-          abort.emit("abort");
-        }, Math.max(0, limits.ms))
-      : undefined;
-  const onAbort = () => abort.emit("abort");
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const collector = new AnswerCollector();
+  const timer = limits.ms < MAX_TIMER_MS ? setTimeout(AnswerCollector.timeOut, Math.max(0, limits.ms), collector) : undefined;
+  signal?.addEventListener("abort", collector, { once: true });
   try {
-    const res = await request(req.url, {
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      dispatcher,
-      signal: abort,
-    });
-    if (res.statusCode >= 400) {
-      return { failed: true, status: res.statusCode, ...flattenHeaders(res.headers), text: await res.body.text() };
-    }
-    return { failed: false, status: res.statusCode, ...flattenHeaders(res.headers), body: await read(res.body) };
+    dispatcher.dispatch({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body }, collector);
+    const { status, headers, setCookie, body } = await collector.answer;
+    if (status >= 400) return { failed: true, status, headers, setCookie, text: readText(body) };
+    return { failed: false, status, headers, setCookie, body: read(body) };
   } catch (error) {
-    if (timedOut) {
+    if (collector.timedOut) {
       throw new APITimeoutError({ host, scope: limits.scope, timeoutMs: limits.reportMs, attempts: limits.attempt });
     }
     if (signal?.aborted) throw new APIUserAbortError(signal.reason);
     throw connectionFailure(error, host);
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    signal?.removeEventListener("abort", collector);
   }
 }

@@ -1,6 +1,7 @@
-import { LookupResult, type BatchResult } from "@iccid/core";
+import type { BatchResult, LookupResult } from "@iccid/core";
 import { batchAll, batchAllChunks, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
 import { FastBatchResult } from "../batch-check.js";
+import { FastLookupResult } from "../lookup-check.js";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 /** ICCID lookups: one, a batch of up to 1000, or a stream of any length. */
@@ -9,7 +10,7 @@ export class IccidResource {
 
   /** Decodes one ICCID. A well-formed number with a wrong check digit is a result with `valid: false`; bad grammar is a 422. */
   lookup(iccid: string, options?: RequestOptions): Promise<LookupResult> {
-    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body: { iccid }, schema: LookupResult }, options);
+    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body: { iccid }, schema: FastLookupResult }, options);
   }
 
   /** Decodes 1–1000 ICCIDs in one request; a bad item is reported in place and never fails the batch. */
