@@ -1,0 +1,18 @@
+// Two lookup answers the contract accepts: every field present and filled, and every optional one absent or null.
+export const full = () => ({
+  iccid: "89441000000000000018",
+  input: "8944 1000 0000 0000 0018",
+  valid: false,
+  length: 20,
+  checks: { format: true, luhn: "invalid", expected_check_digit: "8", missing_check_digit: "3" },
+  check_digit: "8",
+  mii: "89",
+  calling_code: "44",
+  country: { iso2: "GB", name: "United Kingdom" },
+  issuer: { prefix: "894410", name: "Vodafone", source: "itu-e118", registered_name: "Vodafone plc", origin: "curated", confidence: "inferred" },
+  home_network: { mcc: "234", mnc: "15" },
+  account_number: "0000000000001",
+  warnings: [{ code: "non_standard_length", message: "unusual" }],
+  data_version: "v1",
+});
+export const sparse = () => ({ iccid: "8944100000000000001F", input: "x", valid: false, length: 19, checks: { format: true, luhn: "not_applicable" }, check_digit: "F", mii: "89", calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [], data_version: "v1" });
