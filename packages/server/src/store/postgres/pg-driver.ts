@@ -1,12 +1,13 @@
 import pg from "pg";
 import { SchemaTooNew } from "../errors.js";
-import { chargeGroups, outcomesOfChargedGroup } from "../charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
+import { PgGroupCommit } from "./group-commit.js";
 import { storeError } from "./pg-errors.js";
-import { inTransaction, type Queryable } from "./transaction.js";
+import type { Queryable } from "./pooled-client.js";
+import { inTransaction } from "./transaction.js";
 
 // Times and counters are BIGINT; every value this store keeps fits a JS number exactly, so read them as
 // numbers rather than pg's default strings.
@@ -29,6 +30,7 @@ export class PgDriver implements SqlDriver {
   readonly #pool: pg.Pool;
   readonly #connection: pg.ClientConfig;
   readonly #prepared = new Map<string, { name: string; text: string }>();
+  readonly #groupCommit: PgGroupCommit;
   #notices: GrantNotices | undefined;
 
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
@@ -42,6 +44,7 @@ export class PgDriver implements SqlDriver {
     };
     this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
+    this.#groupCommit = new PgGroupCommit(this.#pool);
   }
 
   /** The statement as PostgreSQL takes it: `$n` placeholders, and a name, made once per statement. */
@@ -110,53 +113,7 @@ export class PgDriver implements SqlDriver {
   }
 
   chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
-    // A busy client's requests in one commit move the same counters: they are charged as one when they
-    // fit together (one statement for the group instead of one per request), one by one when they do not.
-    return inTransaction(
-      this.#pool,
-      async (tx) => {
-        const outcomes: ChargeOutcome[] = new Array(charges.length);
-        for (const group of chargeGroups(charges)) {
-          const whole = await this.#charge(group.merged, group.requests, tx);
-          if (whole.charged) for (const [i, outcome] of outcomesOfChargedGroup(charges, group, whole.used)) outcomes[i] = outcome;
-          else if (group.indexes.length === 1) outcomes[group.indexes[0]!] = whole;
-          else for (const i of group.indexes) outcomes[i] = await this.#charge(charges[i]!, 1, tx);
-        }
-        return outcomes;
-      },
-      { resolveLostCommit: true },
-    );
-  }
-
-  /** Charges `c` for `requests` requests: the quota check and both counters in one statement. */
-  async #charge(c: Charge, requests: number, tx: Queryable): Promise<ChargeOutcome> {
-    // The conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter row and re-checks
-    // the WHERE on its latest version, so charges from any instance serialise on it), and the usage bucket
-    // moves only when it let the charge through.
-    const { rows } = await this.#rows<{ charged: number | null; current: number | null }>(
-      `WITH quota AS (
-         INSERT INTO quota_counters (account_id, period_start, used)
-         SELECT ?::text, ?::bigint, ?::bigint WHERE ?::bigint <= ?::bigint
-         ON CONFLICT (account_id, period_start) DO UPDATE SET used = quota_counters.used + excluded.used
-         WHERE quota_counters.used + excluded.used <= ?::bigint
-         RETURNING used
-       ), usage AS (
-         INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups)
-         SELECT ?::text, ?::bigint, ?::text, ?::bigint, ?::bigint WHERE EXISTS (SELECT 1 FROM quota)
-         ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
-           requests = usage_counters.requests + excluded.requests, lookups = usage_counters.lookups + excluded.lookups
-       )
-       SELECT (SELECT used FROM quota) AS charged,
-              (SELECT used FROM quota_counters WHERE account_id = ?::text AND period_start = ?::bigint) AS current`,
-      [
-        c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit, c.quota_limit,
-        c.account_id, c.bucket_start, c.key_id, requests, c.lookups,
-        c.account_id, c.period_start,
-      ],
-      tx,
-    );
-    const row = rows[0];
-    return row?.charged != null ? { charged: true, used: row.charged } : { charged: false, used: row?.current ?? 0 };
+    return this.#groupCommit.commit(charges);
   }
 
   grantCache(): GrantCache {
@@ -191,6 +148,7 @@ export class PgDriver implements SqlDriver {
 
   async close(): Promise<void> {
     await this.#notices?.close();
+    await this.#groupCommit.close();
     await this.#pool.end();
   }
 }

@@ -85,6 +85,11 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
   // notices (postgres/grant-notices.ts); only columns a grant reads, so touching last_used_at notifies
   // nobody. SQLite needs nothing: its servers watch PRAGMA data_version.
   (d) => (d === "postgres" ? POSTGRES_GRANT_TRIGGERS : ""),
+
+  // 5: on PostgreSQL a group commit is one statement in autocommit, one round trip (postgres/group-commit.ts):
+  // this function charges the groups and leaves a receipt, by which an answer lost with its connection is
+  // resolved. SQLite commits in-process and needs neither.
+  (d) => (d === "postgres" ? POSTGRES_GROUP_COMMIT : ""),
 ];
 
 const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })
@@ -118,3 +123,62 @@ const POSTGRES_GRANT_TRIGGERS = `
     FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
   CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON plans
     FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();`;
+
+// The charge statement: the conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter
+// row and re-checks the WHERE on its latest version, so charges from any instance serialise on it), and the
+// usage bucket moves only when it let the charge through. It runs for each group in the order given (by
+// account: rows are locked in one global order), and for each charge of a group that did not fit as a whole;
+// a row per statement run, as the driver reads them. The receipt goes in last: a resolver that claimed the
+// token first (a tombstone, charged NULL) makes it fail, and the whole call with it. Receipts of answers
+// that arrived are deleted by a later call (p_forget).
+const POSTGRES_GROUP_COMMIT = `
+  CREATE TABLE charge_receipts (
+    token UUID PRIMARY KEY,
+    made_at BIGINT NOT NULL,
+    charged BOOLEAN[],
+    used BIGINT[]
+  );
+  CREATE FUNCTION commit_charges(
+    p_token UUID, p_made_at BIGINT, p_forget UUID[],
+    g_account TEXT[], g_period BIGINT[], g_limit BIGINT[], g_bucket BIGINT[], g_key TEXT[], g_lookups BIGINT[], g_size INT[],
+    c_lookups BIGINT[]
+  ) RETURNS TABLE (charged BOOLEAN, used BIGINT) LANGUAGE plpgsql AS $$
+    #variable_conflict use_column
+    DECLARE
+      first INT := 1;
+      n_lookups BIGINT;
+      n_requests BIGINT;
+      all_charged BOOLEAN[] := '{}';
+      all_used BIGINT[] := '{}';
+    BEGIN
+      FOR g IN 1 .. cardinality(g_account) LOOP
+        FOR k IN 0 .. g_size[g] LOOP -- 0: the group as one charge; k: its k-th charge alone
+          n_lookups := CASE WHEN k = 0 THEN g_lookups[g] ELSE c_lookups[first + k - 1] END;
+          n_requests := CASE WHEN k = 0 THEN g_size[g] ELSE 1 END;
+          WITH quota AS (
+            INSERT INTO quota_counters AS q (account_id, period_start, used)
+            SELECT g_account[g], g_period[g], n_lookups WHERE n_lookups <= g_limit[g]
+            ON CONFLICT (account_id, period_start) DO UPDATE SET used = q.used + excluded.used
+            WHERE q.used + excluded.used <= g_limit[g]
+            RETURNING q.used
+          ), usage AS (
+            INSERT INTO usage_counters AS u (account_id, bucket_start, key_id, requests, lookups)
+            SELECT g_account[g], g_bucket[g], g_key[g], n_requests, n_lookups WHERE EXISTS (SELECT 1 FROM quota)
+            ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
+              requests = u.requests + excluded.requests, lookups = u.lookups + excluded.lookups
+          )
+          SELECT (SELECT quota.used FROM quota) IS NOT NULL,
+                 coalesce((SELECT quota.used FROM quota),
+                          (SELECT q.used FROM quota_counters q WHERE q.account_id = g_account[g] AND q.period_start = g_period[g]), 0)
+          INTO charged, used;
+          all_charged := all_charged || charged;
+          all_used := all_used || used;
+          RETURN NEXT;
+          EXIT WHEN k = 0 AND (charged OR g_size[g] = 1);
+        END LOOP;
+        first := first + g_size[g];
+      END LOOP;
+      INSERT INTO charge_receipts (token, made_at, charged, used) VALUES (p_token, p_made_at, all_charged, all_used);
+      DELETE FROM charge_receipts WHERE token = ANY (p_forget);
+    END
+  $$;`;

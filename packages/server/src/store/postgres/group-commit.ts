@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { chargeGroups, outcomesOfChargedGroup, type ChargeGroup } from "../charge-groups.js";
+import { StoreUnavailable } from "../errors.js";
+import type { Charge, ChargeOutcome } from "../store.js";
+import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
+import { isConnectionLoss, storeError } from "./pg-errors.js";
+import { withClient } from "./pooled-client.js";
+
+// A named prepared statement, so each connection plans it once. The name says what it is to anyone
+// watching the wire: the group's COMMIT (the lost-commit test cuts connections at it).
+const COMMIT_CHARGES = {
+  name: "COMMIT_charges",
+  text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+};
+
+/**
+ * The group commit on PostgreSQL in ONE round trip: one call of commit_charges (migration 5) in autocommit,
+ * where a transaction took three (BEGIN, the charges, COMMIT). The call charges the groups and leaves a
+ * receipt under a token made here; when the connection is lost after the call was sent, the receipt says
+ * whether it committed (charge-receipts.ts), so a charge that did is not answered 503 (and charged again
+ * when the client retries), and one that did not is not charged later.
+ */
+export class PgGroupCommit {
+  /** Tokens of commits whose answers arrived: their receipts are deleted by the next call. */
+  #answered: string[] = [];
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async commit(charges: Charge[]): Promise<ChargeOutcome[]> {
+    const groups = chargeGroups(charges);
+    const token = randomUUID();
+    const forget = this.#answered;
+    this.#answered = [];
+    let runs: ChargeRun[];
+    try {
+      const values = [token, Date.now(), forget, ...groupColumns(charges, groups)];
+      runs = await withClient(this.pool, async (client) => (await client.query<ChargeRun>({ ...COMMIT_CHARGES, values })).rows);
+    } catch (error) {
+      this.#answered.push(...forget);
+      if (error instanceof StoreUnavailable || !isConnectionLoss(error)) throw storeError(error);
+      const committed = await claimReceipt(this.pool, token);
+      if (!committed) throw new StoreUnavailable({ cause: error });
+      runs = committed;
+    }
+    this.#answered.push(token);
+    return outcomesOf(charges, groups, runs);
+  }
+
+  /** Deletes the receipts still kept (the answers of the last commits arrived). */
+  async close(): Promise<void> {
+    if (this.#answered.length > 0) await forgetReceipts(this.pool, this.#answered).catch(() => {});
+  }
+}
+
+/** commit_charges' arrays: the groups' counters, lookups and sizes, then every charge's lookups, group by group. */
+function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]): unknown[] {
+  const merged = <K extends keyof Charge>(field: K) => groups.map((g) => g.merged[field]);
+  return [
+    merged("account_id"),
+    merged("period_start"),
+    merged("quota_limit"),
+    merged("bucket_start"),
+    merged("key_id"),
+    merged("lookups"),
+    groups.map((g) => g.requests),
+    groups.flatMap((g) => g.indexes.map((i) => charges[i]!.lookups)),
+  ];
+}
+
+/**
+ * Each charge's outcome from the runs, read in the order commit_charges made them: a run per group, then,
+ * for a group of several that did not fit as a whole, a run per charge of it.
+ */
+function outcomesOf(charges: readonly Charge[], groups: readonly ChargeGroup[], runs: readonly ChargeRun[]): ChargeOutcome[] {
+  const outcomes: ChargeOutcome[] = new Array(charges.length);
+  let next = 0;
+  for (const group of groups) {
+    const whole = runs[next++]!;
+    if (whole.charged) for (const [i, outcome] of outcomesOfChargedGroup(charges, group, whole.used)) outcomes[i] = outcome;
+    else if (group.indexes.length === 1) outcomes[group.indexes[0]!] = whole;
+    else for (const i of group.indexes) outcomes[i] = runs[next++]!;
+  }
+  return outcomes;
+}
