@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chargeGroups, outcomesOfChargedGroup } from "./charge-groups.js";
-import type { Charge } from "./store.js";
+import { chargeByGroups, chargeGroups, outcomesOfChargedGroup } from "./charge-groups.js";
+import type { Charge, ChargeOutcome } from "./store.js";
 
 const charge = (account_id: string, lookups: number, key_id = "k1"): Charge => ({
   account_id,
@@ -32,5 +32,29 @@ describe("chargeGroups", () => {
       [1, { charged: true, used: 12 }],
       [2, { charged: true, used: 17 }],
     ]);
+  });
+
+  it("charges a group as one when it fits, and one by one in arrival order when it does not", () => {
+    // Quota counters as a store keeps them, each charge checked against its own limit.
+    const used = new Map<string, number>();
+    const calls: Array<[string, number, number]> = [];
+    const chargeOne = (c: Charge, requests: number): ChargeOutcome => {
+      calls.push([c.account_id, c.lookups, requests]);
+      const before = used.get(c.account_id) ?? 0;
+      if (before + c.lookups > c.quota_limit) return { charged: false, used: before };
+      used.set(c.account_id, before + c.lookups);
+      return { charged: true, used: before + c.lookups };
+    };
+    used.set("b", 95);
+    const batch = [charge("a", 30), charge("b", 3), charge("a", 40), charge("b", 4), charge("b", 1)];
+    expect(chargeByGroups(batch, chargeOne)).toEqual([
+      { charged: true, used: 30 },
+      { charged: true, used: 98 },
+      { charged: true, used: 70 },
+      { charged: false, used: 98 },
+      { charged: true, used: 99 },
+    ]);
+    // a's group fit as a whole: one call for two requests; b's (8 lookups onto 95 of 100) did not.
+    expect(calls).toEqual([["a", 70, 2], ["b", 8, 3], ["b", 3, 1], ["b", 4, 1], ["b", 1, 1]]);
   });
 });

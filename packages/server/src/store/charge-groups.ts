@@ -43,3 +43,21 @@ export function outcomesOfChargedGroup(charges: readonly Charge[], group: Charge
   let used = usedAfter - group.merged.lookups;
   return group.indexes.map((i) => [i, { charged: true, used: (used += charges[i]!.lookups) }]);
 }
+
+/**
+ * Charges a batch group by group with `charge` (a charge of `requests` requests, checked against the quota
+ * on its own): a group as one charge, and, when it did not fit as a whole, its charges one by one in
+ * arrival order. Each charge gets the outcome that charging the batch one by one would have given it: if
+ * a group fits, every one of its charges does in turn. For a dialect whose statements run in-process
+ * (SQLite); PostgreSQL runs the same steps server-side (commit_charges, migration 5).
+ */
+export function chargeByGroups(charges: readonly Charge[], charge: (c: Charge, requests: number) => ChargeOutcome): ChargeOutcome[] {
+  const outcomes: ChargeOutcome[] = new Array(charges.length);
+  for (const group of chargeGroups(charges)) {
+    const whole = charge(group.merged, group.requests);
+    if (whole.charged) for (const [i, outcome] of outcomesOfChargedGroup(charges, group, whole.used)) outcomes[i] = outcome;
+    else if (group.indexes.length === 1) outcomes[group.indexes[0]!] = whole;
+    else for (const i of group.indexes) outcomes[i] = charge(charges[i]!, 1);
+  }
+  return outcomes;
+}

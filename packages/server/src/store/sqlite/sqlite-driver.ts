@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { SchemaTooNew, StoreUnavailable } from "../errors.js";
+import { chargeByGroups } from "../charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
@@ -26,7 +27,8 @@ export class SqliteDriver implements SqlDriver {
 
   constructor(path: string) {
     this.#db = openDatabase(path);
-    this.#chargeAll = this.#db.transaction((charges: Charge[]) => charges.map((c) => this.#charge(c))).immediate;
+    // A busy client's requests in one commit move the same counters: charged as one when they fit together.
+    this.#chargeAll = this.#db.transaction((charges: Charge[]) => chargeByGroups(charges, (c, requests) => this.#charge(c, requests))).immediate;
   }
 
   /** A statement prepared on first use and kept for the life of the connection. */
@@ -85,7 +87,8 @@ export class SqliteDriver implements SqlDriver {
     return whenNotBusy(() => this.#chargeAll(charges), LOCK_WAIT_MS);
   }
 
-  #charge(c: Charge): ChargeOutcome {
+  /** Charges `c` for `requests` requests: the quota check and both counters. */
+  #charge(c: Charge, requests: number): ChargeOutcome {
     // The quota check is the condition of the UPDATE (or, for a period's first charge, of the INSERT): the
     // counter only moves when the lookups fit. No RETURNING: SQLite gathers RETURNING rows in a scratch
     // table whose memory is taken from and handed back to the system on every statement, which made a
@@ -103,10 +106,10 @@ export class SqliteDriver implements SqlDriver {
     const used = row?.used ?? 0;
     if (!moved) return { charged: false, used };
     this.#prepared(
-      `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, 1, ?)
+      `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
-         requests = requests + 1, lookups = lookups + excluded.lookups`,
-    ).run(c.account_id, c.bucket_start, c.key_id, c.lookups);
+         requests = requests + excluded.requests, lookups = lookups + excluded.lookups`,
+    ).run(c.account_id, c.bucket_start, c.key_id, requests, c.lookups);
     return { charged: true, used };
   }
 
