@@ -12,6 +12,24 @@ const charge = (lookups: number): Charge => ({
 });
 
 describe("ChargeBatch", () => {
+  it("commits the charges of this event-loop turn and the next together, and a lone charge at once", async () => {
+    const commits: number[][] = [];
+    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+      commits.push(charges.map((c) => c.lookups));
+      return charges.map((c) => ({ charged: true, used: c.lookups }));
+    });
+    const first = [batch.add(charge(1)), batch.add(charge(2))];
+    await new Promise((resolve) => setImmediate(resolve)); // the next turn
+    const next = batch.add(charge(3));
+    await Promise.all([...first, next]);
+    expect(commits).toEqual([[1, 2, 3]]);
+
+    const started = performance.now();
+    await batch.add(charge(4));
+    expect(commits).toEqual([[1, 2, 3], [4]]);
+    expect(performance.now() - started).toBeLessThan(1_000); // two turns of an idle loop, not a timer
+  });
+
   it("keeps committing after a commit that throws synchronously (a SQLite write error)", async () => {
     let failNext = true;
     const batch = new ChargeBatch((charges): Promise<ChargeOutcome[]> => {
@@ -50,7 +68,7 @@ describe("ChargeBatch", () => {
       return charges.map((c) => ({ charged: true, used: c.lookups }));
     });
     const first = batch.add(charge(1));
-    await new Promise((resolve) => setImmediate(resolve));
+    while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve)); // the first commit is under way
     const later = [batch.add(charge(2)), batch.add(charge(3))];
     release();
     await Promise.all([first, ...later]);
