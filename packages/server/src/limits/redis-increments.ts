@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { afterTwoTurns } from "../grouping-window.js";
 
 /** A counter's state after an increment: the points consumed in its window, and the ms until the window ends. */
 export type Counted = [consumed: number, msBeforeNext: number];
@@ -34,9 +35,9 @@ end
 return answers`;
 
 /**
- * Rate-limit increments gathered over one turn of the event loop and sent to Redis as ONE script call:
- * a busy account's requests of a turn move its counter once (one command, one script run, one answer to
- * parse) instead of once each. The script is atomic, so each request is then given the count it would have
+ * Rate-limit increments gathered over two turns of the event loop (grouping-window.ts) and sent to Redis
+ * as ONE script call: a busy account's requests of those turns move its counter once (one command, one
+ * script run, one answer to parse) instead of once each. The script is atomic, so each request is then given the count it would have
  * seen alone, in arrival order (the one before it saw one point less): limits and the RateLimit fields stay
  * exact across instances.
  */
@@ -56,7 +57,7 @@ export class RedisIncrements {
       counter.waiting.push({ points, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => this.#flush());
+        afterTwoTurns(() => this.#flush());
       }
     });
   }

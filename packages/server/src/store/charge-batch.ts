@@ -1,3 +1,4 @@
+import { afterTwoTurns } from "../grouping-window.js";
 import type { Charge, ChargeOutcome } from "./store.js";
 
 interface Pending {
@@ -8,8 +9,8 @@ interface Pending {
 
 /**
  * Group commit: charges are checked and metered one after another inside ONE transaction, and each
- * request is answered only after that transaction committed. Charges that arrive while a commit is under
- * way wait for the next one, so the batch size follows the load: one charge per commit when idle, many
+ * request is answered only after that transaction committed. A commit takes the charges of two event-loop
+ * turns (grouping-window.ts); charges that arrive while a commit is under way wait for the next one, so the batch size follows the load: one charge per commit when idle, many
  * when busy. Quota semantics are unchanged (each conditional UPSERT sees the ones before it); what is
  * saved is a commit (a WAL write, on PostgreSQL an fsync and round trips) per request.
  */
@@ -26,17 +27,11 @@ export class ChargeBatch {
     return new Promise((resolve, reject) => {
       this.#pending.push({ charge, resolve, reject });
       if (!this.#scheduled && !this.#committing) {
-        // Let the requests read in this turn of the event loop and the next join the batch. Clients that
-        // keep several requests going send them in bursts, which the server reads over a turn or two: one
-        // commit for the burst instead of two made commits a third of a lookup's CPU on SQLite. An idle
-        // server comes to the next turn at once (nothing to wait for), so a lone request waits no longer.
         this.#scheduled = true;
-        setImmediate(() =>
-          setImmediate(() => {
-            this.#scheduled = false;
-            void this.#flush();
-          }),
-        );
+        afterTwoTurns(() => {
+          this.#scheduled = false;
+          void this.#flush();
+        });
       }
     });
   }
