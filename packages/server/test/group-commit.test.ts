@@ -14,7 +14,7 @@ afterAll(async () => server?.close());
 async function chargesAtOnce(lookups: number[], quotaLimit: number) {
   const account = await server.createAccount();
   const charge = (n: number): Charge => ({ account_id: account.id, key_id: account.keyId, period_start: 1_000, bucket_start: 2_000, lookups: n, quota_limit: quotaLimit });
-  const outcomes = await Promise.all(lookups.map((n) => server.store.charge(charge(n)))); // one event-loop turn: one commit
+  const outcomes = await Promise.all(lookups.map((n) => server.store.charge(charge(n)))); // one grouping window: one commit
   return { outcomes, used: await server.store.quotaUsed(account.id, 1_000), usage: await server.store.usageRows(account.id, 0, 10_000) };
 }
 

@@ -6,7 +6,7 @@ type RedisOptions = ConstructorParameters<typeof RateLimiterRedis>[0];
 
 /**
  * rate-limiter-flexible's Redis limiter with its one store write, `_upsert` (the extension point its store
- * limiters are built on), sent through `increments`, so requests of one event-loop turn share one Redis
+ * limiters are built on), sent through `increments`, so requests of one grouping window share one Redis
  * command. Everything else is the library's: refusals, the RateLimit state, and the insurance limiter
  * taking over when Redis fails or is not ready.
  */

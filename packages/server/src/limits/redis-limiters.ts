@@ -8,7 +8,8 @@ import { RedisIncrements } from "./redis-increments.js";
  * Counters in Redis, shared by every instance, so a plan's limit holds across all of them and the
  * RateLimit fields agree whichever instance answers. If Redis cannot be reached, each instance falls back
  * to its own in-memory limiter (the insurance limiter) rather than failing requests. The counters moved in
- * one event-loop turn, by every limiter made here, go to Redis as one command (redis-increments.ts).
+ * one grouping window (grouping-window.ts), by every limiter made here, go to Redis as one command
+ * (redis-increments.ts).
  */
 export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory {
   const increments = new RedisIncrements(redis);
@@ -28,7 +29,7 @@ export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory
 
 /**
  * A client that fails fast while Redis is down (so the insurance limiter answers) and reconnects. No
- * auto-pipelining: the rate limits already send one command per event-loop turn, which the pipeline would
+ * auto-pipelining: the rate limits already send one command per grouping window, which the pipeline would
  * only hold back another turn and wrap.
  */
 export function connectRedis(url: string): Redis {

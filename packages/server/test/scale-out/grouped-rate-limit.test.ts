@@ -4,7 +4,7 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis, redisLimiters, redisReady } from "../../src/limits/redis-limiters.js";
 
-// The Redis limiters send the counters moved in one event-loop turn as one command; each request must
+// The Redis limiters send the counters moved in one grouping window as one command; each request must
 // still get what it would have got alone: admitted or refused exactly at the limit, its own remaining count.
 const REDIS = process.env.ICCID_TEST_REDIS_URL!;
 
@@ -30,7 +30,7 @@ async function consumeAll(consumes: Array<Promise<RateLimiterRes>>): Promise<Arr
   });
 }
 
-describe("rate-limit increments grouped per event-loop turn", () => {
+describe("rate-limit increments grouped per grouping window", () => {
   it("admit exactly the limit, each request told its own remaining count in arrival order, in one Redis command", async () => {
     const limiter = redisLimiters(redis, namespace)(100, 60, "exact");
     const before = await evalshaCalls();
