@@ -64,19 +64,14 @@ export class RedisIncrements {
 
   #flush(): void {
     this.#scheduled = false;
-    const counters = this.#counters;
+    const batch = [...this.#counters].map(([key, { waiting, ttlSeconds }]) => ({ key, waiting, ttlSeconds, points: sumOfPoints(waiting) }));
     this.#counters = new Map();
-    const keys = [...counters.keys()];
-    const args: Array<string | number> = [];
-    for (const { waiting, ttlSeconds } of counters.values()) args.push(sumOfPoints(waiting), ttlSeconds);
-    const send = (this.redis as unknown as IncrementAll).iccidIncrementAll(keys.length, ...keys, ...args);
+    const args = batch.flatMap(({ points, ttlSeconds }) => [points, ttlSeconds]);
+    const send = (this.redis as unknown as IncrementAll).iccidIncrementAll(batch.length, ...batch.map((b) => b.key), ...args);
     send.then(
-      (answers) => {
-        let i = 0;
-        for (const { waiting } of counters.values()) answerInOrder(waiting, Number(answers[i++]) - sumOfPoints(waiting), Number(answers[i++]));
-      },
+      (answers) => batch.forEach((b, i) => answerInOrder(b.waiting, Number(answers[2 * i]) - b.points, Number(answers[2 * i + 1]))),
       (error: unknown) => {
-        for (const { waiting } of counters.values()) for (const w of waiting) w.reject(error);
+        for (const { waiting } of batch) for (const w of waiting) w.reject(error);
       },
     );
   }

@@ -48,12 +48,16 @@ export function outcomesOfChargedGroup(charges: readonly Charge[], group: Charge
  * Charges a batch group by group with `charge` (a charge of `requests` requests, checked against the quota
  * on its own): a group as one charge, and, when it did not fit as a whole, its charges one by one in
  * arrival order. Each charge gets the outcome that charging the batch one by one would have given it: if
- * a group fits, every one of its charges does in turn. For a dialect whose statements run in-process
- * (SQLite); PostgreSQL runs the same steps server-side (commit_charges, migration 5).
+ * a group fits, every one of its charges does in turn. SQLite runs these steps in-process; PostgreSQL runs
+ * them server-side (commit_charges, migration 5), and replays its answers through here to read them.
  */
-export function chargeByGroups(charges: readonly Charge[], charge: (c: Charge, requests: number) => ChargeOutcome): ChargeOutcome[] {
+export function chargeByGroups(
+  charges: readonly Charge[],
+  charge: (c: Charge, requests: number) => ChargeOutcome,
+  groups: readonly ChargeGroup[] = chargeGroups(charges),
+): ChargeOutcome[] {
   const outcomes: ChargeOutcome[] = new Array(charges.length);
-  for (const group of chargeGroups(charges)) {
+  for (const group of groups) {
     const whole = charge(group.merged, group.requests);
     if (whole.charged) for (const [i, outcome] of outcomesOfChargedGroup(charges, group, whole.used)) outcomes[i] = outcome;
     else if (group.indexes.length === 1) outcomes[group.indexes[0]!] = whole;

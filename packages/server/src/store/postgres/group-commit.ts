@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { chargeGroups, outcomesOfChargedGroup, type ChargeGroup } from "../charge-groups.js";
+import { chargeByGroups, chargeGroups, type ChargeGroup } from "../charge-groups.js";
 import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
@@ -69,17 +69,11 @@ function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]
 }
 
 /**
- * Each charge's outcome from the runs, read in the order commit_charges made them: a run per group, then,
- * for a group of several that did not fit as a whole, a run per charge of it.
+ * Each charge's outcome from the runs, which commit_charges made in the order chargeByGroups takes its
+ * steps (a run per group, then, for a group of several that did not fit as a whole, a run per charge of
+ * it): replaying those steps over the runs reads each one where it belongs.
  */
 function outcomesOf(charges: readonly Charge[], groups: readonly ChargeGroup[], runs: readonly ChargeRun[]): ChargeOutcome[] {
-  const outcomes: ChargeOutcome[] = new Array(charges.length);
   let next = 0;
-  for (const group of groups) {
-    const whole = runs[next++]!;
-    if (whole.charged) for (const [i, outcome] of outcomesOfChargedGroup(charges, group, whole.used)) outcomes[i] = outcome;
-    else if (group.indexes.length === 1) outcomes[group.indexes[0]!] = whole;
-    else for (const i of group.indexes) outcomes[i] = runs[next++]!;
-  }
-  return outcomes;
+  return chargeByGroups(charges, () => runs[next++]!, groups);
 }
