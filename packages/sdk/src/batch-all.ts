@@ -1,5 +1,6 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
 import { checkedAnswer, invalidAnswer, type Answer } from "./answer.js";
+import { csvRowsOf, type CsvRows } from "./csv-rows.js";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
 import { APIUserAbortError } from "./errors.js";
@@ -128,13 +129,72 @@ function arrayReader(iterator: Iterator<readonly string[]> | AsyncIterator<reado
   };
 }
 
-/** The engine: chunks in source order, each with every item filled in. */
-async function* runChunks(
+/**
+ * Decodes and checks a chunk's answer and puts its items in place. Done when the chunk is handed out,
+ * not when its answer arrives: an answer waiting for its turn is a Buffer outside the JS heap, while a
+ * thousand parsed items would outlive young-generation collections and fill the old generation.
+ */
+function fillItems(chunk: Chunk): void {
+  const wire = chunk.answer;
+  if (!wire) return;
+  const answer: BatchResult = checkedAnswer(BATCH_CALL, FastBatchResult, wire);
+  chunk.answer = undefined;
+  const { items, offsets, start } = chunk;
+  const results = answer.results;
+  if (results.length !== offsets.length) {
+    const issue = { path: "results", message: `expected ${offsets.length} items, got ${results.length}` };
+    throw invalidAnswer(BATCH_CALL, wire, [issue], answer);
+  }
+  // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
+  for (let i = 0; i < results.length; i++) {
+    const item = results[i]!;
+    const offset = offsets[i]!;
+    item.index = start + offset;
+    items[offset] = item;
+  }
+  chunk.offsets = [];
+}
+
+/** How an answered chunk becomes what the caller gets: the Accept it asks with, and the decoding. */
+interface ChunkForm<T> {
+  accept: string;
+  /** The chunk's value, and how many of its items have a result. */
+  decode(chunk: Chunk): { value: T; ok: number };
+}
+
+/** The JSON answer's items, checked against the contract: what batchAll and batchAllChunks hand out. */
+const ITEMS: ChunkForm<BatchAllItem[]> = {
+  accept: "application/json",
+  decode(chunk) {
+    fillItems(chunk);
+    const items = chunk.items as BatchAllItem[];
+    let ok = 0;
+    for (const item of items) if (item.ok) ok++;
+    return { value: items, ok };
+  },
+};
+
+/** The CSV answer's rows, located in its bytes: what batchAllCsv hands out. */
+const CSV_ROWS: ChunkForm<CsvRows> = {
+  accept: "text/csv",
+  decode(chunk) {
+    const rows = csvRowsOf(BATCH_CALL, chunk.start, chunk.items, chunk.offsets, chunk.answer, () => {
+      fillItems(chunk);
+      return chunk.items as BatchAllItem[];
+    });
+    chunk.answer = undefined;
+    return { value: rows, ok: rows.ok };
+  },
+};
+
+/** The engine: chunks in source order, decoded into the form the caller asked for. */
+async function* runChunks<T>(
   client: IccidClient,
   iterator: Iterator<unknown> | AsyncIterator<unknown>,
   read: Reader,
   options: BatchAllOptions,
-): AsyncGenerator<Chunk, void, undefined> {
+  form: ChunkForm<T>,
+): AsyncGenerator<T, void, undefined> {
   const { concurrency: rawConcurrency, chunkSize: rawChunkSize, onProgress, signal, ...requestOptions } = options;
   const concurrency = clampInt(rawConcurrency ?? 4, 1, 64, "concurrency");
   const chunkSize = clampInt(rawChunkSize ?? BATCH_MAX_ITEMS, 1, BATCH_MAX_ITEMS, "chunkSize");
@@ -183,36 +243,11 @@ async function* runChunks(
 
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
-    chunk.answer = await client.callBytes({ ...BATCH_CALL, body: { iccids: chunk.send }, backoff }, { ...requestOptions, signal: stop.signal });
+    const call = { ...BATCH_CALL, body: { iccids: chunk.send }, backoff, accept: form.accept };
+    chunk.answer = await client.callBytes(call, { ...requestOptions, signal: stop.signal });
     progress.requests++;
     chunk.send = [];
     return chunk;
-  }
-
-  /**
-   * Decodes and checks a chunk's answer and puts its items in place. Done when the chunk is handed out,
-   * not when its answer arrives: an answer waiting for its turn is a Buffer outside the JS heap, while a
-   * thousand parsed items would outlive young-generation collections and fill the old generation.
-   */
-  function fill(chunk: Chunk): void {
-    const wire = chunk.answer;
-    if (!wire) return;
-    const answer: BatchResult = checkedAnswer(BATCH_CALL, FastBatchResult, wire);
-    chunk.answer = undefined;
-    const { items, offsets, start } = chunk;
-    const results = answer.results;
-    if (results.length !== offsets.length) {
-      const issue = { path: "results", message: `expected ${offsets.length} items, got ${results.length}` };
-      throw invalidAnswer(BATCH_CALL, wire, [issue], answer);
-    }
-    // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
-    for (let i = 0; i < results.length; i++) {
-      const item = results[i]!;
-      const offset = offsets[i]!;
-      item.index = start + offset;
-      items[offset] = item;
-    }
-    chunk.offsets = [];
   }
 
   async function topUp(): Promise<void> {
@@ -239,15 +274,13 @@ async function* runChunks(
       } catch (error) {
         throw failure ?? error; // the first failure, not the aborts it caused in its neighbours
       }
-      fill(chunk);
+      const { value, ok } = form.decode(chunk);
       await topUp();
-      let ok = 0;
-      for (const item of chunk.items) if (item!.ok) ok++;
       progress.ok += ok;
       progress.failed += chunk.items.length - ok;
       progress.done += chunk.items.length;
       onProgress?.({ ...progress });
-      yield chunk;
+      yield value;
     }
     if (sourceError) throw sourceError.error;
   } finally {
@@ -269,9 +302,21 @@ export async function* batchAllChunks(
 ): AsyncGenerator<BatchAllItem[], void, undefined> {
   const iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]> =
     Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-  for await (const chunk of runChunks(client, iterator, arrayReader(iterator), options)) {
-    yield chunk.items as BatchAllItem[];
-  }
+  yield* runChunks(client, iterator, arrayReader(iterator), options, ITEMS);
+}
+
+/**
+ * Like `batchAllChunks`, with the answers as CSV: yields each answered chunk as its lookup rows, the
+ * server's bytes located but not parsed (see CsvRows). For writing the rows into a file as they are.
+ */
+export async function* batchAllCsv(
+  client: IccidClient,
+  source: BatchAllChunkSource,
+  options: BatchAllOptions = {},
+): AsyncGenerator<CsvRows, void, undefined> {
+  const iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]> =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  yield* runChunks(client, iterator, arrayReader(iterator), options, CSV_ROWS);
 }
 
 export async function* batchAll(
@@ -284,10 +329,10 @@ export async function* batchAll(
     ? (source as AsyncIterable<string>)[Symbol.asyncIterator]()
     : (source as Iterable<string>)[Symbol.iterator]();
   const { signal } = options;
-  for await (const chunk of runChunks(client, iterator, itemReader(iterator, isAsync), options)) {
-    for (const item of chunk.items) {
+  for await (const items of runChunks(client, iterator, itemReader(iterator, isAsync), options, ITEMS)) {
+    for (const item of items) {
       if (signal?.aborted) throw new APIUserAbortError(signal.reason);
-      yield item!;
+      yield item;
     }
   }
 }

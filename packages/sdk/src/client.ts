@@ -63,6 +63,8 @@ export interface RequestSpec {
   /** false for calls that must not run twice (creating a key). */
   retry?: boolean;
   backoff?: SharedBackoff | undefined;
+  /** The Accept header, when the call asks for another form than JSON (the batch as CSV). */
+  accept?: string;
 }
 
 /** @internal A request and the contract its answer's body is checked against. */
@@ -167,7 +169,7 @@ export class IccidClient {
   }
 
   private async send<B extends string | Buffer>(spec: RequestSpec, options: RequestOptions, read: BodyReader<B>): Promise<WireAnswer<B>> {
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": this.userAgent };
+    const headers: Record<string, string> = { accept: spec.accept ?? "application/json", "user-agent": this.userAgent };
     if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
     const cookie = spec.auth === "session" ? this.cookie.header() : undefined;
     if (cookie) headers.cookie = cookie;

@@ -1,6 +1,7 @@
 export { IccidClient, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./client.js";
 export type { ClientOptions, RequestOptions } from "./client.js";
 export type { BatchAllChunkSource, BatchAllItem, BatchAllOptions, BatchAllProgress } from "./batch-all.js";
+export type { CsvRows, RowOutcome } from "./csv-rows.js";
 export type { UsageParams } from "./resources/usage.js";
 export type { IccidResource } from "./resources/iccid.js";
 export type { UsageResource } from "./resources/usage.js";
@@ -19,6 +20,7 @@ export {
   normalizeIccid,
   parseIccid,
   BATCH_MAX_ITEMS,
+  LOOKUP_ROW_COLUMNS,
 } from "@iccid/core";
 export type {
   BatchItem,

@@ -46,7 +46,11 @@ function operation(route: Route, components: JsonObject): JsonObject {
     ...pathParams(route.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...(route.query ? queryParameters(components, route.query) : []),
   ];
-  const { status, description, schema } = route.response;
+  const { status, description, schema, alternatives = [] } = route.response;
+  const content = {
+    ...(schema && json(componentId(schema))),
+    ...Object.fromEntries(alternatives.map((a) => [a.mediaType, { schema: { type: "string", description: a.description }, example: a.example }])),
+  };
   return {
     summary: route.summary,
     security: SECURITY[route.auth.kind],
@@ -54,7 +58,7 @@ function operation(route: Route, components: JsonObject): JsonObject {
     ...(parameters.length > 0 && { parameters }),
     ...(route.body && { requestBody: { required: route.body.required, content: json(componentId(route.body.schema)) } }),
     responses: {
-      [String(status)]: { description, ...(schema && { content: json(componentId(schema)) }) },
+      [String(status)]: { description, ...(Object.keys(content).length > 0 && { content }) },
       ...problems(...routeProblems(route)),
     },
   };

@@ -1,9 +1,9 @@
-import type { IccidClient } from "@iccid/sdk";
+import type { IccidClient, RowOutcome } from "@iccid/sdk";
 import type { CsvInput } from "./csv-input.js";
 import type { Progress } from "./progress.js";
 import type { BatchWriter } from "./writer.js";
 
-export interface BatchTally {
+export interface BatchTally extends Record<RowOutcome, number> {
   /** Rows written in this run (skipped rows not counted). */
   rows: number;
   valid: number;
@@ -27,13 +27,14 @@ export interface PipelineOptions {
 }
 
 /**
- * Streams the input's ICCID column through `batchAllChunks` and writes each row as its result comes back.
- * It works a block at a time on both sides: the CSV records come in blocks, their ICCIDs go to the SDK as
- * one array per block, and each answered chunk (up to 1000 items) comes back as one array, so the loop
- * below awaits once per chunk, not once per row. The answers come exactly once per ICCID given, in
- * order, so a FIFO of the record blocks in flight pairs every answer with its row. Memory is bounded by
- * the SDK's window (it reads the source only a few chunks ahead of what this loop has taken) plus the
- * sinks' buffers, whatever the file's length.
+ * Streams the input's ICCID column through the SDK's batch streaming and writes each row as its answer
+ * comes back. It works a block at a time on both sides: the CSV records come in blocks, their ICCIDs go to
+ * the SDK as one array per block, and each answered chunk (up to 1000 rows) comes back whole, so the loops
+ * below await once per chunk, not once per row. CSV output asks for the server's CSV answer and copies its
+ * rows' bytes (batchAllCsv); JSONL takes the JSON items (batchAllChunks). The answers come exactly once per
+ * ICCID given, in order, so a FIFO of the record blocks in flight pairs every answer with its row. Memory
+ * is bounded by the SDK's window (it reads the source only a few chunks ahead of what this loop has taken)
+ * plus the sinks' buffers, whatever the file's length.
  */
 export async function runPipeline(options: PipelineOptions, tally: BatchTally): Promise<void> {
   const { input, client, writer, progress } = options;
@@ -64,19 +65,32 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
 
   let block: string[][] = [];
   let at = 0;
-  const chunks = client.iccid.batchAllChunks(iccids(), { concurrency: options.concurrency, signal: options.signal });
-  for await (const items of chunks) {
-    for (const item of items) {
-      if (at >= block.length) {
-        block = inFlight.shift()!;
-        at = 0;
+  /** The input cells of the next row to write, counted in the tally by its outcome. */
+  function nextRow(outcome: RowOutcome): string[] {
+    if (at >= block.length) {
+      block = inFlight.shift()!;
+      at = 0;
+    }
+    tally[outcome]++;
+    tally.rows++;
+    return block[at++]!;
+  }
+
+  const batchOptions = { concurrency: options.concurrency, signal: options.signal };
+  if (writer.format === "csv") {
+    for await (const rows of client.iccid.batchAllCsv(iccids(), batchOptions)) {
+      for (let i = 0; i < rows.length; i++) {
+        const wait = writer.addCsv(nextRow(rows.outcome(i)), rows, i);
+        if (wait) await wait;
       }
-      const cells = block[at++]!;
-      if (!item.ok) tally.failed++;
-      else if (item.result.valid) tally.valid++;
-      else tally.invalid++;
-      tally.rows++;
-      const wait = writer.add(tally.skipped + tally.rows, cells, item);
+      progress.update(tally.rows, fraction(tally.skipped + tally.rows));
+    }
+    return;
+  }
+  for await (const items of client.iccid.batchAllChunks(iccids(), batchOptions)) {
+    for (const item of items) {
+      const cells = nextRow(!item.ok ? "failed" : item.result.valid ? "valid" : "invalid");
+      const wait = writer.addJson(tally.skipped + tally.rows, cells, item);
       if (wait) await wait;
     }
     progress.update(tally.rows, fraction(tally.skipped + tally.rows));

@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Writable } from "node:stream";
 import { CliError } from "../errors.js";
-import { csvCell, startsFormula } from "../output/csv.js";
+import { csvCell, needsQuotes, startsFormula } from "@iccid/core";
 
 /** Bytes gathered before one write: large enough that a million rows cost a few thousand writes. */
 const FLUSH_AT = 64 * 1024;
@@ -102,13 +102,19 @@ export class TextSink {
     for (let i = 0; i < n; i++) {
       const c = cell.charCodeAt(i);
       // A quote, comma or line break needs quoting, and non-ASCII the UTF-8 encoder: csvCell and put().
-      if (c >= 128 || c === 34 || c === 44 || c === 10 || c === 13) {
+      if (c >= 128 || needsQuotes(c)) {
         this.put(csvCell(cell));
         return;
       }
       b[p++] = c;
     }
     this.pos = p;
+  }
+
+  /** Appends bytes `from`–`to` of `bytes`, as they are. */
+  putBytes(bytes: Buffer, from: number, to: number): void {
+    const b = this.reserve(to - from);
+    this.pos += bytes.copy(b, this.pos, from, to);
   }
 
   /** Appends bytes `from`–`to` of the current block of another sink (a row written there too). */

@@ -1,48 +1,29 @@
-import type { BatchAllItem } from "@iccid/sdk";
+import { LOOKUP_ROW_COLUMNS } from "@iccid/core";
+import type { BatchAllItem, CsvRows } from "@iccid/sdk";
 import { csvText } from "../output/csv.js";
-import { LOOKUP_ROW, RESULT_COLUMNS } from "../output/lookup-columns.js";
 import type { BatchFormat } from "./resume.js";
 import type { TextSink } from "./sink.js";
 
 /**
- * The output header: the input's columns, then the result columns. A result column whose name the
- * input already uses (an input "iccid" column is common) gets a `lookup_` prefix, so names stay unique.
+ * The output header: the input's columns, then the lookup row's. A result column whose name the input
+ * already uses (an input "iccid" column is common) gets a `lookup_` prefix, so names stay unique.
  */
 export function outputHeader(inputColumns: readonly string[]): string[] {
   const taken = new Set(inputColumns);
-  return [...inputColumns, ...RESULT_COLUMNS.map((name) => (taken.has(name) ? `lookup_${name}` : name))];
+  return [...inputColumns, ...LOOKUP_ROW_COLUMNS.map((name) => (taken.has(name) ? `lookup_${name}` : name))];
 }
 
 const COMMA = 44;
 const LF = 10;
 
-// LOOKUP_ROW's getters as two flat lists, walked once per row: the batch CSV is the same row as every
-// other format, encoded straight into the sink's block (no array or string per row).
-const OF_RESULT = LOOKUP_ROW.map((column) => column.ofResult);
-const OF_FAILURE = LOOKUP_ROW.map((column) => column.ofFailure);
-
-/** The LOOKUP_ROW cells of one outcome, comma-separated as csvLine joins them, encoded into the sink. */
-function putResult(out: TextSink, outcome: BatchOutcome): void {
-  if (outcome.ok) putCells(out, OF_RESULT, outcome.result);
-  else putCells(out, OF_FAILURE, outcome);
-}
-
-function putCells<T>(out: TextSink, getters: ReadonlyArray<(value: T) => string>, value: T): void {
-  out.putCell(getters[0]!(value));
-  for (let i = 1; i < getters.length; i++) {
-    out.putByte(COMMA);
-    out.putCell(getters[i]!(value));
-  }
-}
-
-/** One batch answer, as batchAll hands it out. */
-export type BatchOutcome = BatchAllItem;
+/** The answered rows of a chunk as the writer reads them (the SDK's CsvRows). */
+export type AnsweredRows = Pick<CsvRows, "bytes" | "rowStart" | "rowEnd" | "outcome">;
 
 /**
  * Formats rows (input cells plus outcome) into CSV or JSONL and hands them to the sinks: every row to
- * `out`, failed rows to `errors` as well. Rows arrive in input order and leave in it. A CSV row is encoded
- * straight from the answer into the sink's block (no per-row arrays, strings or outcome objects); the
- * sinks gather rows into large writes.
+ * `out`, failed rows to `errors` as well. Rows arrive in input order and leave in it. A CSV row is the
+ * input's cells encoded into the sink's block, then the server's own bytes of the lookup row copied after
+ * them (no per-row arrays, strings or objects); the sinks gather rows into large writes.
  */
 export class BatchWriter {
   private readonly width: number;
@@ -50,7 +31,7 @@ export class BatchWriter {
   longRows = 0;
 
   constructor(
-    private readonly format: BatchFormat,
+    readonly format: BatchFormat,
     private readonly columns: readonly string[],
     private readonly out: TextSink,
     private readonly errors: TextSink | undefined,
@@ -63,28 +44,28 @@ export class BatchWriter {
     if (this.format === "csv") void sink.write(csvText([outputHeader(this.columns)]));
   }
 
-  /** Adds one row; returns a promise only when a block went to a sink that asked to wait (backpressure). */
-  add(row: number, cells: readonly string[], outcome: BatchOutcome): Promise<void> | undefined {
-    if (cells.length > this.width) this.longRows++;
+  /** Adds row `i` of a CSV chunk; returns a promise only when a block went to a sink that asked to wait (backpressure). */
+  addCsv(cells: readonly string[], rows: AnsweredRows, i: number): Promise<void> | undefined {
     const out = this.out;
-    const errors = outcome.ok ? undefined : this.errors;
     const start = out.pos;
-    if (this.format === "jsonl") {
-      out.put(this.jsonLine(row, cells, outcome));
-    } else {
-      // Ragged rows are squared to the header's width so that result columns always line up.
-      for (let i = 0; i < this.width; i++) {
-        const cell = cells[i];
-        if (cell !== undefined) out.putCell(cell);
-        out.putByte(COMMA);
-      }
-      putResult(out, outcome);
-      out.putByte(LF);
+    // Ragged rows are squared to the header's width so that result columns always line up.
+    if (cells.length > this.width) this.longRows++;
+    for (let c = 0; c < this.width; c++) {
+      const cell = cells[c];
+      if (cell !== undefined) out.putCell(cell);
+      out.putByte(COMMA);
     }
-    errors?.copyFrom(out, start);
-    const a = out.endRow();
-    const b = errors?.endRow();
-    return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
+    out.putBytes(rows.bytes, rows.rowStart(i), rows.rowEnd(i));
+    out.putByte(LF);
+    return this.endRow(rows.outcome(i) === "failed", start);
+  }
+
+  /** Adds one JSONL row; returns a promise only when a sink asked to wait, as addCsv. */
+  addJson(row: number, cells: readonly string[], item: BatchAllItem): Promise<void> | undefined {
+    if (cells.length > this.width) this.longRows++;
+    const start = this.out.pos;
+    this.out.put(this.jsonLine(row, cells, item));
+    return this.endRow(!item.ok, start);
   }
 
   /** Flushes both sinks: afterwards the files hold whole rows only. */
@@ -93,10 +74,18 @@ export class BatchWriter {
     await this.errors?.flush();
   }
 
-  private jsonLine(row: number, cells: readonly string[], outcome: BatchOutcome): string {
+  private endRow(failed: boolean, start: number): Promise<void> | undefined {
+    const errors = failed ? this.errors : undefined;
+    errors?.copyFrom(this.out, start);
+    const a = this.out.endRow();
+    const b = errors?.endRow();
+    return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
+  }
+
+  private jsonLine(row: number, cells: readonly string[], item: BatchAllItem): string {
     const input: Record<string, string> = {};
     for (let i = 0; i < this.width; i++) input[this.columns[i]!] = cells[i] ?? "";
-    const body = outcome.ok ? { ok: true, result: outcome.result } : { ok: false, error: outcome.error };
+    const body = item.ok ? { ok: true, result: item.result } : { ok: false, error: item.error };
     return JSON.stringify({ row, input, ...body }) + "\n";
   }
 }

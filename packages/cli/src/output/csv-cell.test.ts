@@ -1,7 +1,8 @@
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { csvText, neutraliseFormula } from "./csv.js";
+import { neutraliseFormula } from "@iccid/core";
+import { csvText } from "./csv.js";
 
 // csv-stringify leaves a lone \r unquoted; csvCell quotes it (RFC 4180 quotes any line break), which is
 // what quoted_match: /\r/ adds to csv-stringify. Otherwise the output is the same.

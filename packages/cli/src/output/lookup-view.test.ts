@@ -1,7 +1,7 @@
-import type { LookupResult } from "@iccid/core";
+import { LOOKUP_ROW_COLUMNS, type LookupResult } from "@iccid/core";
 import { describe, expect, it } from "vitest";
 import { palette } from "./colour.js";
-import { RESULT_COLUMNS, type LookupOutcome } from "./lookup-columns.js";
+import type { LookupOutcome } from "./lookup-columns.js";
 import { renderOutcomes } from "./lookup-view.js";
 
 const result: LookupResult = {
@@ -38,7 +38,7 @@ describe("lookup rendering", () => {
     const tsv = renderOutcomes(outcomes, "tsv", palette(false)).split("\n");
     const csv = renderOutcomes(outcomes, "csv", palette(false)).split("\n");
     expect(tsv[0]!.split("\t")).toEqual(csv[1]!.split(",").map((c) => c.replace(/^"|"$/g, "")));
-    const errorAt = 1 + RESULT_COLUMNS.indexOf("error_code"); // after the input column
+    const errorAt = 1 + LOOKUP_ROW_COLUMNS.indexOf("error_code"); // after the input column
     expect(tsv[1]!.split("\t").slice(errorAt, errorAt + 2)).toEqual(["invalid_mii", "an ICCID starts with 89"]);
   });
 });

@@ -1,9 +1,8 @@
-import type { IccidChecks, LookupResult, ParsedIccid } from "@iccid/core";
+import { LOOKUP_ROW_COLUMNS, resultColumn, rowCells, type IccidChecks, type LookupResult, type OutcomeColumn, type ParsedIccid } from "@iccid/core";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
-import { outcomeJson, RESULT_COLUMNS, resultCells } from "./lookup-columns.js";
-import { resultColumn, rowCells, type LookupOutcome, type OutcomeColumn } from "./outcome-column.js";
+import { outcomeJson, resultCells, type LookupOutcome } from "./lookup-columns.js";
 import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
@@ -59,7 +58,7 @@ export function renderOutcomes(outcomes: readonly LookupOutcome[], format: Outpu
       return JSON.stringify(json, null, 2) + "\n";
     }
     case "csv":
-      return csvText([["input", ...RESULT_COLUMNS], ...outcomes.map((o) => [o.input, ...resultCells(o)])]);
+      return csvText([["input", ...LOOKUP_ROW_COLUMNS], ...outcomes.map((o) => [o.input, ...resultCells(o)])]);
     case "tsv":
       return tsvText(outcomes.map((o) => [o.input, ...resultCells(o)]));
     case "table": {

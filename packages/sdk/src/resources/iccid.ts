@@ -1,5 +1,6 @@
 import type { BatchResult, LookupResult } from "@iccid/core";
-import { batchAll, batchAllChunks, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
+import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
+import type { CsvRows } from "../csv-rows.js";
 import { FastBatchResult } from "../batch-check.js";
 import { FastLookupResult } from "../lookup-check.js";
 import type { IccidClient, RequestOptions } from "../client.js";
@@ -29,5 +30,13 @@ export class IccidResource {
    */
   batchAllChunks(source: BatchAllChunkSource, options?: BatchAllOptions): AsyncIterable<BatchAllItem[]> {
     return batchAllChunks(this.client, source, options);
+  }
+
+  /**
+   * batchAllChunks with the server's CSV answer: yields each answered chunk as its lookup rows (the columns
+   * of LOOKUP_ROW_COLUMNS), as bytes ready to copy into a CSV file, each with its outcome. See CsvRows.
+   */
+  batchAllCsv(source: BatchAllChunkSource, options?: BatchAllOptions): AsyncIterable<CsvRows> {
+    return batchAllCsv(this.client, source, options);
   }
 }

@@ -24,7 +24,7 @@ class AnswerBytes {
   };
 
   /** The answer's bytes; `release` gives a reused buffer back once they are no longer needed. */
-  finish(): EncodedJson {
+  finish(): EncodedAnswer {
     if (!this.#buffer) return { body: Buffer.from(this.#pending) };
     this.#flush();
     const buffer = this.#buffer!;
@@ -46,30 +46,32 @@ class AnswerBytes {
 }
 
 /** An answer's bytes; `release` (when there is one) gives a reused buffer back once they are not needed. */
-export interface EncodedJson {
+export interface EncodedAnswer {
   body: Buffer;
   release?: () => void;
 }
 
 /** Encodes a value with its schema's encoder (see json-encoder.ts). */
-export function encodeJson<T>(value: T, encoder: JsonEncoder<T>): EncodedJson {
+export function encodeJson<T>(value: T, encoder: JsonEncoder<T>): EncodedAnswer {
   return encodePieces((add) => encoder.encodeTo(value, add));
 }
 
 /** The bytes of an answer that `write` hands over in pieces, in order. */
-export function encodePieces(write: (add: (piece: string) => void) => void): EncodedJson {
+export function encodePieces(write: (add: (piece: string) => void) => void): EncodedAnswer {
   const bytes = new AnswerBytes();
   write(bytes.add);
   return bytes.finish();
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 /**
- * Answers with JSON encoded once (Koa, given an object, would stringify it, scan the string for its byte
- * length and have the socket encode it again).
+ * Answers with bytes encoded once, JSON unless `contentType` says otherwise (Koa, given an object, would
+ * stringify it, scan the string for its byte length and have the socket encode it again).
  */
-export function sendEncoded(ctx: Context, { body, release }: EncodedJson): void {
+export function sendEncoded(ctx: Context, { body, release }: EncodedAnswer, contentType = JSON_TYPE): void {
   // Set as a header rather than through ctx.type, which looks the type up in the MIME table each time.
-  ctx.set("Content-Type", "application/json; charset=utf-8");
+  ctx.set("Content-Type", contentType);
   ctx.body = body;
   // Only after "finish" (the last byte handed to the kernel); an answer cut short leaves its buffer to GC.
   if (release) ctx.res.once("finish", release);

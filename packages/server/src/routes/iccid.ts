@@ -1,5 +1,5 @@
-import { BatchRequest, BatchResult, LookupRequest, LookupResult } from "@iccid/core";
-import { encodeBatchAnswer } from "../http/batch-answer.js";
+import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
+import { batchAnswerForm, CSV_CONTENT_TYPE, encodeBatchAnswer } from "../http/batch-answer.js";
 import { jsonEncoder } from "../http/json-encoder.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { sendEncoded, sendJson } from "../http/json-response.js";
@@ -33,19 +33,35 @@ export const iccidRoutes: Route[] = [
       "distinct normalised ICCIDs plus distinct failed inputs; each distinct ICCID answered is one lookup.",
     auth: spend,
     body: { schema: BatchRequest, required: true },
-    response: { status: 200, description: "The batch result", schema: BatchResult },
+    response: {
+      status: 200,
+      description: "The batch result; as CSV when Accept prefers text/csv",
+      schema: BatchResult,
+      alternatives: [
+        {
+          mediaType: "text/csv",
+          description:
+            "A header line, then one lookup row per input in input order: the columns of `iccid batch` " +
+            "(docs/api.md, \"The batch as CSV\"), formula-neutralised and quoted per RFC 4180.",
+          example: `${LOOKUP_ROW_COLUMNS.join(",")}\n`,
+        },
+      ],
+    },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const form = batchAnswerForm(ctx);
       // Encoded before it is charged: the results are garbage by the time the charge's commit is awaited.
-      const { answer, decoded } = encodeBatchAnswer((onItem) => s.lookups.decodeBatch(iccids, onItem));
+      const { answer, decoded } = encodeBatchAnswer((onItem) => s.lookups.decodeBatch(iccids, onItem), form);
       try {
         await s.lookups.chargeBatch(ctx.state.grant, decoded.lookups);
       } catch (error) {
         answer.release?.();
         throw error;
       }
-      sendEncoded(ctx, answer);
+      ctx.vary("Accept");
+      if (form === "csv") sendEncoded(ctx, answer, CSV_CONTENT_TYPE);
+      else sendEncoded(ctx, answer);
     },
   }),
 ];

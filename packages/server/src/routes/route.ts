@@ -22,6 +22,8 @@ export interface RouteResponse {
   description: string;
   /** Absent for answers without a JSON body (204, redirects, HTML, the account page's files). */
   schema?: WireSchema;
+  /** Other media types the same answer comes in, chosen by the request's Accept (a text body each). */
+  alternatives?: readonly { mediaType: string; description: string; example: string }[];
 }
 
 /** The handler after the guards; `ctx.state` holds what the route's auth put there (grant or session). */

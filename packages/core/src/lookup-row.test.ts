@@ -1,7 +1,10 @@
-import type { LookupResult } from "@iccid/core";
 import { describe, expect, it } from "vitest";
-import { csvLine } from "./csv.js";
-import { RESULT_COLUMNS, resultCells } from "./lookup-columns.js";
+import { csvLine } from "./csv-cell.js";
+import { LOOKUP_ROW, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowCells, type LookupOutcome } from "./lookup-row.js";
+import type { LookupResult } from "./schemas/lookup.js";
+
+const RESULT_COLUMNS = LOOKUP_ROW_COLUMNS;
+const resultCells = (outcome: LookupOutcome) => rowCells(LOOKUP_ROW, outcome);
 
 const result: LookupResult = {
   iccid: "89014100000000000004",
@@ -30,7 +33,7 @@ describe("the lookup row", () => {
   });
 
   it("fills a result's columns, and only the error columns of a failed lookup", () => {
-    expect(resultCells({ input: "x", ok: true, result })).toEqual([
+    expect(resultCells({ ok: true, result })).toEqual([
       "89014100000000000004", "false", "invalid", "20", "1", "US", "United States", "8901410", "AT&T", "custom",
       "000000000000", "hex_digits;non_standard_length", "", "", "=AT&T Mobility, LLC", "numbering-rule", "inferred",
       "310", "410", "7", "",
@@ -42,6 +45,14 @@ describe("the lookup row", () => {
 
   it("leaves the columns of absent parts empty", () => {
     const bare = { ...result, calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [] };
-    expect(csvLine(resultCells({ input: "x", ok: true, result: bare }))).toBe("89014100000000000004,false,invalid,20,,,,,,,,,,,,,,,,7,\n");
+    expect(csvLine(resultCells({ ok: true, result: bare }))).toBe("89014100000000000004,false,invalid,20,,,,,,,,,,,,,,,,7,\n");
+  });
+
+  it("encodes as CSV what its cells are, quoted and neutralised where they need it", () => {
+    const failed: LookupOutcome = { ok: false, input: "12", error: { code: "invalid_mii", message: 'starts with "12", not 89' } };
+    for (const outcome of [{ ok: true, result } as const, failed]) {
+      expect(lookupRowCsv(outcome) + "\n").toBe(csvLine(resultCells(outcome)));
+    }
+    expect(lookupRowCsv({ ok: true, result })).toContain(`,"'=AT&T Mobility, LLC",`);
   });
 });
