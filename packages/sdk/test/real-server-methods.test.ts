@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from "@iccid/core";
+import { isWellFormedApiKey, lookupRowCsv } from "@iccid/core";
 import { describe, expect, it } from "vitest";
 import { AuthenticationError, NotFoundError, PermissionDeniedError, UnprocessableEntityError } from "../src/index.js";
 import { iccidFor } from "./iccids.js";
@@ -80,6 +80,28 @@ describe("iccid", () => {
     expect(ok).toBe(total - 25);
     const usage = await c.usage.get();
     expect(usage.totals).toEqual({ requests: 25, lookups: total - 25 });
+  });
+
+  it("streams the same answers as CSV rows through batchAllCsv, in order, malformed ones encoded offline", { timeout: 120_000 }, async () => {
+    const c = client();
+    const inputs = Array.from({ length: 2_500 }, (_, i) => (i % 700 === 3 ? `=bad ${i}, "x"` : i % 500 === 1 ? iccidFor(i).slice(0, -1) + "0" : iccidFor(i)));
+    const expected: string[] = [];
+    for await (const items of c.iccid.batchAllChunks([inputs])) for (const item of items) expected.push(lookupRowCsv(item));
+    const rows: string[] = [];
+    const outcomes: string[] = [];
+    const starts: number[] = [];
+    for await (const chunk of c.iccid.batchAllCsv([inputs.slice(0, 1234), inputs.slice(1234)], { chunkSize: 600 })) {
+      starts.push(chunk.start);
+      for (let i = 0; i < chunk.length; i++) {
+        rows.push(chunk.text(i));
+        outcomes.push(chunk.outcome(i));
+      }
+    }
+    expect(starts).toEqual([0, 600, 1200, 1800, 2400]);
+    expect(rows).toEqual(expected);
+    expect(outcomes.filter((o) => o === "failed")).toHaveLength(4);
+    expect(outcomes.filter((o) => o === "invalid").length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o === "valid").length).toBe(2_500 - 4 - outcomes.filter((o) => o === "invalid").length);
   });
 });
 
