@@ -3,7 +3,6 @@ import { csvLine } from "./csv-cell.js";
 import { LOOKUP_ROW, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowCells, type LookupOutcome } from "./lookup-row.js";
 import type { LookupResult } from "./schemas/lookup.js";
 
-const RESULT_COLUMNS = LOOKUP_ROW_COLUMNS;
 const resultCells = (outcome: LookupOutcome) => rowCells(LOOKUP_ROW, outcome);
 
 const result: LookupResult = {
@@ -25,7 +24,7 @@ const result: LookupResult = {
 
 describe("the lookup row", () => {
   it("keeps its columns in the published order (scripts read them by position)", () => {
-    expect(RESULT_COLUMNS).toEqual([
+    expect(LOOKUP_ROW_COLUMNS).toEqual([
       "iccid", "valid", "luhn", "length", "calling_code", "country_iso2", "country", "issuer_prefix", "issuer", "issuer_source",
       "account_number", "warnings", "error_code", "error", "issuer_registered_name", "issuer_origin", "issuer_confidence",
       "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit",
@@ -40,7 +39,7 @@ describe("the lookup row", () => {
     ]);
     const failed = resultCells({ input: "12", ok: false, error: { code: "invalid_mii", message: "starts with 12" } });
     expect(failed.filter((cell) => cell !== "")).toEqual(["invalid_mii", "starts with 12"]);
-    expect(failed.indexOf("invalid_mii")).toBe(RESULT_COLUMNS.indexOf("error_code"));
+    expect(failed.indexOf("invalid_mii")).toBe(LOOKUP_ROW_COLUMNS.indexOf("error_code"));
   });
 
   it("leaves the columns of absent parts empty", () => {
