@@ -1,5 +1,6 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
 import { checkedAnswer, invalidAnswer, type Answer } from "./answer.js";
+import { arrayReader, blockIterator, itemReader, type BatchAllChunkSource, type Reader } from "./batch-source.js";
 import { csvRowsOf, type CsvRows } from "./csv-rows.js";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
@@ -38,8 +39,7 @@ export interface BatchAllOptions extends RequestOptions {
   onProgress?: (progress: BatchAllProgress) => void;
 }
 
-/** What `batchAllChunks` reads: ICCIDs in arrays of any length (the arrays need not match the request chunks). */
-export type BatchAllChunkSource = Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
+export type { BatchAllChunkSource } from "./batch-source.js";
 
 interface Chunk {
   /** Source position of the chunk's first item. */
@@ -52,9 +52,6 @@ interface Chunk {
   /** The answer's body as bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
   answer?: Answer<Buffer> | undefined;
 }
-
-/** Takes up to `max` ICCIDs from the source; fewer only at its end. */
-type Reader = (max: number, into: (value: string) => void) => Promise<number> | number;
 
 // A valid ICCID is at most 22 characters; written with separators it rarely needs more than 64. Longer
 // inputs go out normalised so that a chunk never nears the server's per-item (256) and body limits.
@@ -83,50 +80,6 @@ function isPlainIccid(value: string): boolean {
     if (c < 48 || c > 57) return false;
   }
   return true;
-}
-
-function itemReader(iterator: Iterator<string> | AsyncIterator<string>, isAsync: boolean): Reader {
-  if (!isAsync) {
-    const it = iterator as Iterator<string>;
-    return (max, into) => {
-      let n = 0;
-      for (; n < max; n++) {
-        const next = it.next();
-        if (next.done) break;
-        into(next.value);
-      }
-      return n;
-    };
-  }
-  return async (max, into) => {
-    let n = 0;
-    for (; n < max; n++) {
-      const next = await iterator.next();
-      if (next.done) break;
-      into(next.value);
-    }
-    return n;
-  };
-}
-
-function arrayReader(iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]>): Reader {
-  let block: readonly string[] = [];
-  let at = 0;
-  return async (max, into) => {
-    let n = 0;
-    while (n < max) {
-      if (at >= block.length) {
-        const next = await iterator.next();
-        if (next.done) break;
-        block = next.value;
-        at = 0;
-        continue;
-      }
-      const end = Math.min(block.length, at + (max - n));
-      for (; at < end; at++, n++) into(block[at]!);
-    }
-    return n;
-  };
 }
 
 /**
@@ -300,8 +253,7 @@ export async function* batchAllChunks(
   source: BatchAllChunkSource,
   options: BatchAllOptions = {},
 ): AsyncGenerator<BatchAllItem[], void, undefined> {
-  const iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]> =
-    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const iterator = blockIterator(source);
   yield* runChunks(client, iterator, arrayReader(iterator), options, ITEMS);
 }
 
@@ -314,8 +266,7 @@ export async function* batchAllCsv(
   source: BatchAllChunkSource,
   options: BatchAllOptions = {},
 ): AsyncGenerator<CsvRows, void, undefined> {
-  const iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]> =
-    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  const iterator = blockIterator(source);
   yield* runChunks(client, iterator, arrayReader(iterator), options, CSV_ROWS);
 }
 
