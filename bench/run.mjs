@@ -30,7 +30,7 @@ for (const [name, suite] of Object.entries(suites)) {
 printTable(rows);
 const results = { date: new Date().toISOString(), node: process.version, quick: settings.quick, rows };
 writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-// Quick rounds are short and these machines noisy: a quick run is a smoke test whose figures are
-// indicative; the bars are judged by the full run, which exits 1 when one is missed.
-if (settings.quick) console.log("\nquick run: short rounds, indicative figures; the bars are judged by a full `pnpm bench`.");
+// A quick run's medians are over fewer rounds: the bars are judged by the full run, which exits 1 when
+// one is missed.
+if (settings.quick) console.log("\nquick run: 5 rounds instead of 11, one CLI round instead of 3; the bars are judged by a full `pnpm bench`.");
 process.exit(!settings.quick && rows.some((r) => r.pass === false) ? 1 : 0);
