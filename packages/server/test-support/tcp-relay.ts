@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 export class TcpRelay {
   readonly #pairs = new Set<[Socket, Socket]>();
   #refusing = false;
-  #trap: { marker: string; when: "before" | "after" } | undefined;
+  #trap: { marker: string; when: "before" | "after"; thenDown: boolean } | undefined;
   cuts = 0;
   /** How many armed cuts (`cutAt`) have happened: a test checks its fault was really injected. */
   trapsSprung = 0;
@@ -44,26 +44,35 @@ export class TcpRelay {
     };
     client.on("error", drop).on("close", drop);
     upstream.on("error", drop).on("close", drop);
-    let armed = false; // the trapped bytes went up: the next answer is dropped with the connection
+    // The trapped bytes went up: the next answer is dropped with the connection ("drop"), or with every
+    // connection and new ones refused ("down").
+    let armed: false | "drop" | "down" = false;
     client.on("data", (data: Buffer) => {
       const trap = this.#trap;
       if (trap && data.includes(trap.marker)) {
         this.#trap = undefined;
         this.trapsSprung++;
-        if (trap.when === "before") return drop();
-        armed = true;
+        if (trap.when === "before") return trap.thenDown ? this.#goDown() : drop();
+        armed = trap.thenDown ? "down" : "drop";
       }
       upstream.write(data);
     });
-    upstream.on("data", (data: Buffer) => (armed ? drop() : client.write(data)));
+    upstream.on("data", (data: Buffer) => (armed === "down" ? this.#goDown() : armed ? drop() : client.write(data)));
   }
 
   /**
    * Arms a one-shot cut at the first client message containing `marker`: "before" it reaches the
-   * server, or "after" the server got it but before its answer reaches the client.
+   * server, or "after" the server got it but before its answer reaches the client. `thenDown`: the
+   * cut drops every connection and refuses new ones until `refuse(false)`.
    */
-  cutAt(marker: string, when: "before" | "after"): void {
-    this.#trap = { marker, when };
+  cutAt(marker: string, when: "before" | "after", { thenDown = false } = {}): void {
+    this.#trap = { marker, when, thenDown };
+  }
+
+  /** With `thenDown`: the cut drops every connection and refuses new ones, as if the database went down then. */
+  #goDown(): void {
+    this.#refusing = true;
+    this.cut();
   }
 
   /** Drops every connection now: both ends see a reset. */

@@ -4,6 +4,7 @@ import { chargeByGroups, chargeGroups, type ChargeGroup } from "../charge-groups
 import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
+import { ChargeRefunds } from "./charge-refunds.js";
 import { isConnectionLoss, storeError } from "./pg-errors.js";
 import { withClient } from "./pooled-client.js";
 
@@ -19,13 +20,18 @@ const COMMIT_CHARGES = {
  * where a transaction took three (BEGIN, the charges, COMMIT). The call charges the groups and leaves a
  * receipt under a token made here; when the connection is lost after the call was sent, the receipt says
  * whether it committed (charge-receipts.ts), so a charge that did is not answered 503 (and charged again
- * when the client retries), and one that did not is not charged later.
+ * when the client retries), and one that did not is not charged later. When PostgreSQL cannot say within
+ * 5 s, the requests are answered 503 and the commit is refunded later if it did commit (charge-refunds.ts).
  */
 export class PgGroupCommit {
   /** Tokens of commits whose answers arrived: their receipts are deleted by the next call. */
   #answered: string[] = [];
 
-  constructor(private readonly pool: pg.Pool) {}
+  readonly #refunds: ChargeRefunds;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.#refunds = new ChargeRefunds(pool);
+  }
 
   async commit(charges: Charge[]): Promise<ChargeOutcome[]> {
     const groups = chargeGroups(charges);
@@ -40,6 +46,7 @@ export class PgGroupCommit {
       this.#answered.push(...forget);
       if (error instanceof StoreUnavailable || !isConnectionLoss(error)) throw storeError(error);
       const committed = await claimReceipt(this.pool, token);
+      if (committed === undefined) this.#refunds.add({ token, charges, outcomes: (runs) => outcomesOf(charges, groups, runs) });
       if (!committed) throw new StoreUnavailable({ cause: error });
       runs = committed;
     }
@@ -47,8 +54,14 @@ export class PgGroupCommit {
     return outcomesOf(charges, groups, runs);
   }
 
-  /** Deletes the receipts still kept (the answers of the last commits arrived). */
+  /** Commits answered 503 whose fate is still unknown (see ChargeRefunds). */
+  get unresolved(): number {
+    return this.#refunds.pending;
+  }
+
+  /** Resolves what it still can, and deletes the receipts still kept (the answers of the last commits arrived). */
   async close(): Promise<void> {
+    await this.#refunds.close();
     if (this.#answered.length > 0) await forgetReceipts(this.pool, this.#answered).catch(() => {});
   }
 }

@@ -1,0 +1,80 @@
+import type pg from "pg";
+import type { Charge, ChargeOutcome } from "../store.js";
+import { claimOnce, type ChargeRun } from "./charge-receipts.js";
+import type { Queryable } from "./pooled-client.js";
+import { inTransaction } from "./transaction.js";
+
+const RETRY_MS = 1_000;
+
+/** A group commit answered 503 before anyone could tell whether it committed. */
+interface Unresolved {
+  token: string;
+  charges: readonly Charge[];
+  /** Each charge's outcome, read from the commit's runs (see group-commit.ts). */
+  outcomes: (runs: readonly ChargeRun[]) => ChargeOutcome[];
+}
+
+/**
+ * Commits whose requests were answered 503 while PostgreSQL could not say whether they had committed
+ * (claimReceipt gave up): each is claimed again every second until PostgreSQL answers, and one that did
+ * commit is refunded, its lookups and requests taken off the quota and usage counters in one transaction
+ * with its receipt, so that no request answered 503 stays charged. Until then the account's counters are
+ * ahead by at most those requests' lookups.
+ */
+export class ChargeRefunds {
+  #pending: Unresolved[] = [];
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  add(unresolved: Unresolved): void {
+    this.#pending.push(unresolved);
+    this.#timer ??= setTimeout(() => void this.resolve(), RETRY_MS);
+  }
+
+  /** Tries each pending commit once; what PostgreSQL could not answer stays pending, tried again later. */
+  async resolve(): Promise<void> {
+    this.#timer = undefined;
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const commit of pending) {
+      try {
+        await inTransaction(this.pool, async (db) => {
+          const runs = await claimOnce(db, commit.token);
+          if (!runs) return;
+          // Deleted with the refund: should this transaction's answer be lost too, the next try finds no
+          // receipt, leaves a tombstone, and refunds nothing twice.
+          await db.query("DELETE FROM charge_receipts WHERE token = $1", [commit.token]);
+          await refund(db, commit.charges, commit.outcomes(runs));
+        });
+      } catch {
+        this.#pending.push(commit);
+      }
+    }
+    if (this.#pending.length > 0) this.#timer ??= setTimeout(() => void this.resolve(), RETRY_MS);
+  }
+
+  /** A last try at what is pending, then no more timers. */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    if (this.#pending.length > 0) await this.resolve();
+    clearTimeout(this.#timer);
+  }
+}
+
+/** Takes the charged charges off the quota and usage counters, by counter. */
+async function refund(db: Queryable, charges: readonly Charge[], outcomes: readonly ChargeOutcome[]): Promise<void> {
+  for (let i = 0; i < charges.length; i++) {
+    if (!outcomes[i]!.charged) continue;
+    const c = charges[i]!;
+    await db.query("UPDATE quota_counters SET used = used - $3 WHERE account_id = $1 AND period_start = $2", [c.account_id, c.period_start, c.lookups]);
+    await db.query(
+      "UPDATE usage_counters SET requests = requests - 1, lookups = lookups - $4 WHERE account_id = $1 AND bucket_start = $2 AND key_id = $3",
+      [c.account_id, c.bucket_start, c.key_id, c.lookups],
+    );
+  }
+}
