@@ -4,8 +4,9 @@ import { chargeByGroups, chargeGroups, type ChargeGroup } from "../charge-groups
 import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
+import { CommitConnection } from "./commit-connection.js";
+import { numberArray, textArray, uuidArray } from "./pg-arrays.js";
 import { isConnectionLoss, storeError } from "./pg-errors.js";
-import { withClient } from "./pooled-client.js";
 
 // A named prepared statement, so each connection plans it once. The name says what it is to anyone
 // watching the wire: the group's COMMIT (the lost-commit test cuts connections at it).
@@ -24,8 +25,15 @@ const COMMIT_CHARGES = {
 export class PgGroupCommit {
   /** Tokens of commits whose answers arrived: their receipts are deleted by the next call. */
   #answered: string[] = [];
+  readonly #connection: CommitConnection;
 
-  constructor(private readonly pool: pg.Pool) {}
+  /** Commits run on a connection of their own (commit-connection.ts); lost commits are resolved through `pool`. */
+  constructor(
+    private readonly pool: pg.Pool,
+    connection: pg.ClientConfig,
+  ) {
+    this.#connection = new CommitConnection(connection);
+  }
 
   async commit(charges: Charge[]): Promise<ChargeOutcome[]> {
     const groups = chargeGroups(charges);
@@ -34,8 +42,8 @@ export class PgGroupCommit {
     this.#answered = [];
     let runs: ChargeRun[];
     try {
-      const values = [token, Date.now(), forget, ...groupColumns(charges, groups)];
-      runs = await withClient(this.pool, async (client) => (await client.query<ChargeRun>({ ...COMMIT_CHARGES, values })).rows);
+      const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups)];
+      runs = (await this.#connection.call(COMMIT_CHARGES, values)).map(chargeRun);
     } catch (error) {
       this.#answered.push(...forget);
       if (error instanceof StoreUnavailable || !isConnectionLoss(error)) throw storeError(error);
@@ -49,23 +57,34 @@ export class PgGroupCommit {
 
   /** Deletes the receipts still kept (the answers of the last commits arrived). */
   async close(): Promise<void> {
+    await this.#connection.close();
     if (this.#answered.length > 0) await forgetReceipts(this.pool, this.#answered).catch(() => {});
   }
 }
 
-/** commit_charges' arrays: the groups' counters, lookups and sizes, then every charge's lookups, group by group. */
-function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]): unknown[] {
-  const merged = <K extends keyof Charge>(field: K) => groups.map((g) => g.merged[field]);
+/**
+ * commit_charges' arrays, as PostgreSQL's array literals: the groups' counters, lookups and sizes, then
+ * every charge's lookups, group by group. Written here rather than by pg's value mapping, which escapes
+ * every element of every array whatever its type.
+ */
+function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]): string[] {
+  const numbers = <K extends "period_start" | "quota_limit" | "bucket_start" | "lookups">(field: K) => numberArray(groups.map((g) => g.merged[field]));
+  const texts = <K extends "account_id" | "key_id">(field: K) => textArray(groups.map((g) => g.merged[field]));
   return [
-    merged("account_id"),
-    merged("period_start"),
-    merged("quota_limit"),
-    merged("bucket_start"),
-    merged("key_id"),
-    merged("lookups"),
-    groups.map((g) => g.requests),
-    groups.flatMap((g) => g.indexes.map((i) => charges[i]!.lookups)),
+    texts("account_id"),
+    numbers("period_start"),
+    numbers("quota_limit"),
+    numbers("bucket_start"),
+    texts("key_id"),
+    numbers("lookups"),
+    numberArray(groups.map((g) => g.requests)),
+    numberArray(groups.flatMap((g) => g.indexes.map((i) => charges[i]!.lookups))),
   ];
+}
+
+/** A row of commit_charges as text fields (charged BOOLEAN, used BIGINT). */
+function chargeRun([charged, used]: string[]): ChargeRun {
+  return { charged: charged === "t", used: Number(used) };
 }
 
 /**
