@@ -68,18 +68,26 @@ export class PgGroupCommit {
  * every element of every array whatever its type.
  */
 function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]): string[] {
-  const numbers = <K extends "period_start" | "quota_limit" | "bucket_start" | "lookups">(field: K) => numberArray(groups.map((g) => g.merged[field]));
-  const texts = <K extends "account_id" | "key_id">(field: K) => textArray(groups.map((g) => g.merged[field]));
-  return [
-    texts("account_id"),
-    numbers("period_start"),
-    numbers("quota_limit"),
-    numbers("bucket_start"),
-    texts("key_id"),
-    numbers("lookups"),
-    numberArray(groups.map((g) => g.requests)),
-    numberArray(groups.flatMap((g) => g.indexes.map((i) => charges[i]!.lookups))),
-  ];
+  // Plain loops: flatMap and a closure per column were a tenth of a commit's own JavaScript.
+  const account: string[] = [];
+  const period: number[] = [];
+  const limit: number[] = [];
+  const bucket: number[] = [];
+  const key: string[] = [];
+  const lookups: number[] = [];
+  const sizes: number[] = [];
+  const each: number[] = [];
+  for (const { merged, requests, indexes } of groups) {
+    account.push(merged.account_id);
+    period.push(merged.period_start);
+    limit.push(merged.quota_limit);
+    bucket.push(merged.bucket_start);
+    key.push(merged.key_id);
+    lookups.push(merged.lookups);
+    sizes.push(requests);
+    for (const i of indexes) each.push(charges[i]!.lookups);
+  }
+  return [textArray(account), numberArray(period), numberArray(limit), numberArray(bucket), textArray(key), numberArray(lookups), numberArray(sizes), numberArray(each)];
 }
 
 /** A row of commit_charges as text fields (charged BOOLEAN, used BIGINT). */
