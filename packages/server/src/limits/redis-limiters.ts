@@ -3,16 +3,18 @@ import { RateLimiterMemory } from "rate-limiter-flexible";
 import { BatchedRedisLimiter } from "./batched-redis-limiter.js";
 import type { LimiterFactory } from "./rate-limit.js";
 import { RedisIncrements } from "./redis-increments.js";
+import { RedisLeases } from "./redis-leases.js";
 
 /**
  * Counters in Redis, shared by every instance, so a plan's limit holds across all of them and the
  * RateLimit fields agree whichever instance answers. If Redis cannot be reached, each instance falls back
  * to its own in-memory limiter (the insurance limiter) rather than failing requests. The counters moved in
  * one grouping window (grouping-window.ts), by every limiter made here, go to Redis as one command
- * (redis-increments.ts).
+ * (redis-increments.ts); a limit of 1,000 or more is served from points leased from Redis ahead of
+ * the requests (redis-leases.ts, which states the bounds that come with it).
  */
 export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory {
-  const increments = new RedisIncrements(redis);
+  const leases = new RedisLeases(new RedisIncrements(redis));
   return (points, duration, keyPrefix) =>
     new BatchedRedisLimiter(
       {
@@ -23,7 +25,7 @@ export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory
         rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
       },
-      increments,
+      leases,
     );
 }
 

@@ -27,10 +27,6 @@ export class ChargeRefunds {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  get pending(): number {
-    return this.#pending.length;
-  }
-
   add(unresolved: Unresolved): void {
     this.#pending.push(unresolved);
     this.#timer ??= setTimeout(() => void this.resolve(), RETRY_MS);

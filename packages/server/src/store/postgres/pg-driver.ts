@@ -44,7 +44,7 @@ export class PgDriver implements SqlDriver {
     };
     this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
-    this.#groupCommit = new PgGroupCommit(this.#pool);
+    this.#groupCommit = new PgGroupCommit(this.#pool, this.#connection);
   }
 
   /** The statement as PostgreSQL takes it: `$n` placeholders, and a name, made once per statement. */
