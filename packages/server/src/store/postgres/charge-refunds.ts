@@ -16,25 +16,53 @@ interface Unresolved {
 
 /**
  * Commits whose requests were answered 503 while PostgreSQL could not say whether they had committed
- * (claimReceipt gave up): each is claimed again every second until PostgreSQL answers, and one that did
- * commit is refunded, its lookups and requests taken off the quota and usage counters in one transaction
- * with its receipt, so that no request answered 503 stays charged. Until then the account's counters are
- * ahead by at most those requests' lookups.
+ * (claimReceipt gave up): each is claimed again as soon as a later commit succeeds, and every second, until
+ * PostgreSQL answers; one that did commit is refunded, its lookups and requests taken off the quota and
+ * usage counters in one transaction with its receipt, so that no request answered 503 stays charged.
+ * Until then the account's counters are ahead by at most those requests' lookups.
  */
 export class ChargeRefunds {
   #pending: Unresolved[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #resolving: Promise<void> | undefined;
 
   constructor(private readonly pool: pg.Pool) {}
 
   add(unresolved: Unresolved): void {
     this.#pending.push(unresolved);
-    this.#timer ??= setTimeout(() => void this.resolve(), RETRY_MS);
+    this.#retryLater();
   }
 
-  /** Tries each pending commit once; what PostgreSQL could not answer stays pending, tried again later. */
-  async resolve(): Promise<void> {
+  /** PostgreSQL has just answered a commit: settle what is pending now rather than at the next retry. */
+  reachable(): void {
+    if (this.#pending.length > 0) void this.resolve();
+  }
+
+  /** Tries each pending commit once (one try at a time); what PostgreSQL could not answer is tried again later. */
+  resolve(): Promise<void> {
+    this.#resolving ??= this.#tryAll().finally(() => {
+      this.#resolving = undefined;
+      if (this.#pending.length > 0) this.#retryLater();
+    });
+    return this.#resolving;
+  }
+
+  /** A last try at what is pending, then no more timers. */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#pending.length > 0) await this.resolve();
+    clearTimeout(this.#timer);
+  }
+
+  #retryLater(): void {
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      void this.resolve();
+    }, RETRY_MS);
+  }
+
+  async #tryAll(): Promise<void> {
     const pending = this.#pending;
     this.#pending = [];
     for (const commit of pending) {
@@ -51,14 +79,6 @@ export class ChargeRefunds {
         this.#pending.push(commit);
       }
     }
-    if (this.#pending.length > 0) this.#timer ??= setTimeout(() => void this.resolve(), RETRY_MS);
-  }
-
-  /** A last try at what is pending, then no more timers. */
-  async close(): Promise<void> {
-    clearTimeout(this.#timer);
-    if (this.#pending.length > 0) await this.resolve();
-    clearTimeout(this.#timer);
   }
 }
 

@@ -48,6 +48,7 @@ export class PgGroupCommit {
     try {
       const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups)];
       runs = (await this.#connection.call(COMMIT_CHARGES, values)).map(chargeRun);
+      this.#refunds.reachable();
     } catch (error) {
       this.#answered.push(...forget);
       if (error instanceof StoreUnavailable || !isConnectionLoss(error)) throw storeError(error);
