@@ -1,24 +1,13 @@
-import { randomBytes } from "node:crypto";
-import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis, redisLimiters, redisReady } from "../../src/limits/redis-limiters.js";
+import { describe, expect, it } from "vitest";
+import { connectRedis, redisLimiters } from "../../src/limits/redis-limiters.js";
+import { useTestRedis } from "./test-redis.js";
 
 // The Redis limiters send the counters moved in one grouping window as one command; each request must
 // still get what it would have got alone: admitted or refused exactly at the limit, its own remaining count.
 const REDIS = process.env.ICCID_TEST_REDIS_URL!;
 
-let redis: Redis;
-const namespace = `iccid-test:${randomBytes(6).toString("hex")}`;
-beforeAll(async () => {
-  redis = connectRedis(REDIS);
-  expect(await redisReady(redis)).toBe(true);
-});
-afterAll(async () => {
-  const keys = await redis.keys(`${namespace}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+const t = useTestRedis();
 
 /** Outcome of each consume, in call order: remaining points when admitted, "refused" when not. */
 async function consumeAll(consumes: Array<Promise<RateLimiterRes>>): Promise<Array<number | "refused">> {
@@ -32,17 +21,17 @@ async function consumeAll(consumes: Array<Promise<RateLimiterRes>>): Promise<Arr
 
 describe("rate-limit increments grouped per grouping window", () => {
   it("admit exactly the limit, each request told its own remaining count in arrival order, in one Redis command", async () => {
-    const limiter = redisLimiters(redis, namespace)(100, 60, "exact");
-    const before = await evalshaCalls();
+    const limiter = redisLimiters(t.redis, t.namespace)(100, 60, "exact");
+    const before = await t.evalshaCalls();
     const outcomes = await consumeAll(Array.from({ length: 150 }, () => limiter.consume("account-a")));
     expect(outcomes).toEqual([...Array.from({ length: 100 }, (_, i) => 99 - i), ...Array(50).fill("refused")]);
     // Other tests may share this Redis: at most a few commands, far fewer than 150.
-    expect((await evalshaCalls()) - before).toBeLessThan(10);
-    expect(Number(await redis.get(`${namespace}:exact:account-a`))).toBe(150); // refused requests count too, as alone
+    expect((await t.evalshaCalls()) - before).toBeLessThan(10);
+    expect(Number(await t.redis.get(`${t.namespace}:exact:account-a`))).toBe(150); // refused requests count too, as alone
   });
 
   it("keep accounts and limiters apart within one command, and continue the count across turns", async () => {
-    const factory = redisLimiters(redis, namespace);
+    const factory = redisLimiters(t.redis, t.namespace);
     const small = factory(2, 60, "small");
     const large = factory(5, 60, "large");
     const outcomes = await consumeAll([small.consume("b"), large.consume("b"), small.consume("c"), small.consume("b"), small.consume("b"), large.consume("b")]);
@@ -56,11 +45,8 @@ describe("rate-limit increments grouped per grouping window", () => {
   it("fall back to the in-memory limiter when Redis is not ready, still counting each request", async () => {
     const down = connectRedis(REDIS);
     down.disconnect(); // status is no longer "ready": the insurance limiter answers
-    const limiter = redisLimiters(down, namespace)(2, 60, "down");
+    const limiter = redisLimiters(down, t.namespace)(2, 60, "down");
     expect(await consumeAll([limiter.consume("d"), limiter.consume("d"), limiter.consume("d")])).toEqual([1, 0, "refused"]);
   });
 });
 
-async function evalshaCalls(): Promise<number> {
-  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
-}
