@@ -49,7 +49,7 @@ export async function scaleOutRows({ settings }) {
     // its pool, ioredis, the limiter) for V8 to compile, and its figure kept falling over the first
     // 10,000 lookups (271 → 135 µs in a profile); measured before that, it was timing the compiler.
     await Promise.all([scaled, sqlite].map((server) => post({ url: server.url, key: server.key, ...LOOKUP, amount: 10 * amount })));
-    const all = await rounds(settings.rounds, {
+    const all = await rounds(settings.scaleOutRounds, {
       onPg: async () => {
         let rate = 0;
         const [instance, postgres, redisMicros] = await cpuDuring([scaled.pid, database.backends, redisPid], async () => {
