@@ -53,11 +53,11 @@ async function runBatch(server, dir, rows) {
 }
 
 /**
- * `iccid batch` on generated CSVs of 300,000 and 3,000,000 rows, in alternating rounds (the quick run does
- * fewer, on the same files): the CLI's CPU per row against the server's per ICCID in the same run (the CLI
- * should not cost more than twice what it asks of the server), and flat peak RSS. The small file is the
- * smallest whose run reaches the CLI's steady memory (V8 first collects the answers' buffers after about
- * 64 MB of them, some 200,000 rows in; see bench/README.md), so the two peaks compare like with like.
+ * `iccid batch` on generated CSVs of 300,000 and 3,000,000 rows, in alternating rounds: the CLI's CPU per
+ * row against the server's per ICCID in the same run (the CLI should not cost more than twice what it asks
+ * of the server), and flat peak RSS. The small file is the smallest whose run reaches the CLI's steady
+ * memory (V8 first collects the answers' buffers after about 64 MB of them, some 200,000 rows in; see
+ * bench/README.md), so the two peaks compare like with like.
  */
 export async function cliRows({ settings }) {
   const [small, large] = [300_000, 3_000_000];

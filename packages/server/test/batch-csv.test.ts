@@ -69,4 +69,11 @@ describe("POST /api/v1/iccid/batch with Accept: text/csv", () => {
     expect(r.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(r.body.errors[0].pointer).toBe("/iccids");
   });
+
+  it("is described in the OpenAPI document beside the JSON answer", async () => {
+    const doc = await call(server.url, "GET", "/api/v1/openapi.json");
+    const content = doc.body.paths["/api/v1/iccid/batch"].post.responses["200"].content;
+    expect(Object.keys(content)).toEqual(["application/json", "text/csv"]);
+    expect(content["text/csv"].example).toBe(csvLine(LOOKUP_ROW_COLUMNS));
+  });
 });

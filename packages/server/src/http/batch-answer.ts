@@ -1,7 +1,7 @@
 import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
 import type { Context } from "koa";
 import { jsonEncoder } from "./json-encoder.js";
-import { encodePieces, type EncodedAnswer } from "./json-response.js";
+import { encodePieces, JSON_CONTENT_TYPE, type EncodedAnswer } from "./json-response.js";
 
 const itemJson = jsonEncoder(BatchItem);
 const summaryJson = jsonEncoder(BatchSummary);
@@ -14,7 +14,8 @@ const CLOSE_RESULTS = `],${JSON.stringify(SUMMARY)}:`;
 /** The batch answer's two forms: the BatchResult JSON, or CSV with one lookup row per input (docs/api.md). */
 export type BatchAnswerForm = "json" | "csv";
 
-export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8; header=present";
+/** The Content-Type of each form. */
+export const BATCH_CONTENT_TYPE: Record<BatchAnswerForm, string> = { json: JSON_CONTENT_TYPE, csv: "text/csv; charset=utf-8; header=present" };
 const CSV_HEADER = csvLine(LOOKUP_ROW_COLUMNS);
 
 /** CSV when the request's Accept prefers text/csv to application/json; JSON otherwise (no Accept, any other). */

@@ -63,13 +63,13 @@ export function encodePieces(write: (add: (piece: string) => void) => void): Enc
   return bytes.finish();
 }
 
-const JSON_TYPE = "application/json; charset=utf-8";
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /**
  * Answers with bytes encoded once, JSON unless `contentType` says otherwise (Koa, given an object, would
  * stringify it, scan the string for its byte length and have the socket encode it again).
  */
-export function sendEncoded(ctx: Context, { body, release }: EncodedAnswer, contentType = JSON_TYPE): void {
+export function sendEncoded(ctx: Context, { body, release }: EncodedAnswer, contentType = JSON_CONTENT_TYPE): void {
   // Set as a header rather than through ctx.type, which looks the type up in the MIME table each time.
   ctx.set("Content-Type", contentType);
   ctx.body = body;

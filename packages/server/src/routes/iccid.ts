@@ -1,5 +1,5 @@
 import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
-import { batchAnswerForm, CSV_CONTENT_TYPE, encodeBatchAnswer } from "../http/batch-answer.js";
+import { BATCH_CONTENT_TYPE, batchAnswerForm, encodeBatchAnswer } from "../http/batch-answer.js";
 import { jsonEncoder } from "../http/json-encoder.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { sendEncoded, sendJson } from "../http/json-response.js";
@@ -60,8 +60,7 @@ export const iccidRoutes: Route[] = [
         throw error;
       }
       ctx.vary("Accept");
-      if (form === "csv") sendEncoded(ctx, answer, CSV_CONTENT_TYPE);
-      else sendEncoded(ctx, answer);
+      sendEncoded(ctx, answer, BATCH_CONTENT_TYPE[form]);
     },
   }),
 ];

@@ -82,7 +82,7 @@ export class ChargeRefunds {
   }
 }
 
-/** Takes the charged charges off the quota and usage counters, by counter. */
+/** Takes each charged charge off its quota and usage counters (a rare path: a statement per counter and charge). */
 async function refund(db: Queryable, charges: readonly Charge[], outcomes: readonly ChargeOutcome[]): Promise<void> {
   for (let i = 0; i < charges.length; i++) {
     if (!outcomes[i]!.charged) continue;
