@@ -32,7 +32,7 @@ export function csvCell(cell: string): string {
   if (n === 0) return cell;
   let i = 0;
   while (i < n && !needsQuotes(cell.charCodeAt(i))) i++;
-  const neutral = startsFormula(cell.charCodeAt(0)) ? `'${cell}` : cell;
+  const neutral = neutraliseFormula(cell);
   return i === n ? neutral : `"${neutral.replace(QUOTE, '""')}"`;
 }
 

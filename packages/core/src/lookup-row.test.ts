@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvLine } from "./csv-cell.js";
-import { LOOKUP_ROW, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowCells, type LookupOutcome } from "./lookup-row.js";
+import { LOOKUP_ROW, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowCells, rowOutcome, type LookupOutcome } from "./lookup-row.js";
 import type { LookupResult } from "./schemas/lookup.js";
 
 const resultCells = (outcome: LookupOutcome) => rowCells(LOOKUP_ROW, outcome);
@@ -53,5 +53,11 @@ describe("the lookup row", () => {
       expect(lookupRowCsv(outcome) + "\n").toBe(csvLine(resultCells(outcome)));
     }
     expect(lookupRowCsv({ ok: true, result })).toContain(`,"'=AT&T Mobility, LLC",`);
+  });
+
+  it("tells a row's outcome from its result, as the row's valid cell does", () => {
+    expect(rowOutcome({ ok: true, result })).toBe("invalid");
+    expect(rowOutcome({ ok: true, result: { ...result, valid: true } })).toBe("valid");
+    expect(rowOutcome({ ok: false, input: "12", error: { code: "invalid_mii", message: "m" } })).toBe("failed");
   });
 });

@@ -32,7 +32,7 @@ const blank = (): string => "";
 export const resultColumn = (name: string, ofResult: (result: LookupResult) => string): OutcomeColumn => ({ name, ofResult, ofFailure: blank });
 
 /** A column that only a failed lookup has a value in. */
-export const failureColumn = (name: string, ofFailure: (failed: FailedLookup) => string): OutcomeColumn => ({ name, ofResult: blank, ofFailure });
+const failureColumn = (name: string, ofFailure: (failed: FailedLookup) => string): OutcomeColumn => ({ name, ofResult: blank, ofFailure });
 
 function warningCodes(result: LookupResult): string {
   const warnings = result.warnings;
@@ -72,6 +72,14 @@ export const LOOKUP_ROW_COLUMNS: readonly string[] = LOOKUP_ROW.map((column) => 
 
 /** Where the `valid` cell is in the row: "true", "false", or empty for a failed lookup. */
 export const LOOKUP_ROW_VALID = LOOKUP_ROW_COLUMNS.indexOf("valid");
+
+/** What a row says of its ICCID: a valid number, a well-formed one that fails its check, or no result. */
+export type RowOutcome = "valid" | "invalid" | "failed";
+
+/** The outcome of a lookup, as its row's `valid` cell tells it. */
+export function rowOutcome(outcome: LookupOutcome): RowOutcome {
+  return !outcome.ok ? "failed" : outcome.result.valid ? "valid" : "invalid";
+}
 
 /** The cells of one outcome under `columns`, in their order. */
 export function rowCells(columns: readonly OutcomeColumn[], outcome: LookupOutcome): string[] {

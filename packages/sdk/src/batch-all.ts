@@ -1,7 +1,7 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
 import { checkedAnswer, invalidAnswer, type Answer } from "./answer.js";
-import { arrayReader, blockIterator, itemReader, type BatchAllChunkSource, type Reader } from "./batch-source.js";
-import { csvRowsOf, type CsvRows } from "./csv-rows.js";
+import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
+import { CsvRows, csvRowsOf } from "./csv-rows.js";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
 import { APIUserAbortError } from "./errors.js";
@@ -131,10 +131,10 @@ const ITEMS: ChunkForm<BatchAllItem[]> = {
 const CSV_ROWS: ChunkForm<CsvRows> = {
   accept: "text/csv",
   decode(chunk) {
-    const rows = csvRowsOf(BATCH_CALL, chunk.start, chunk.items, chunk.offsets, chunk.answer, () => {
-      fillItems(chunk);
-      return chunk.items as BatchAllItem[];
-    });
+    // A server older than the CSV form ignores Accept and answers JSON: its items make the same rows.
+    const json = /^application\/json\b/i.test(chunk.answer?.headers["content-type"] ?? "");
+    if (json) fillItems(chunk);
+    const rows = json ? CsvRows.fromItems(chunk.start, chunk.items as BatchAllItem[]) : csvRowsOf(BATCH_CALL, chunk.start, chunk.items, chunk.offsets, chunk.answer);
     chunk.answer = undefined;
     return { value: rows, ok: rows.ok };
   },
@@ -253,7 +253,7 @@ export async function* batchAllChunks(
   source: BatchAllChunkSource,
   options: BatchAllOptions = {},
 ): AsyncGenerator<BatchAllItem[], void, undefined> {
-  const iterator = blockIterator(source);
+  const iterator = iteratorOf(source);
   yield* runChunks(client, iterator, arrayReader(iterator), options, ITEMS);
 }
 
@@ -266,7 +266,7 @@ export async function* batchAllCsv(
   source: BatchAllChunkSource,
   options: BatchAllOptions = {},
 ): AsyncGenerator<CsvRows, void, undefined> {
-  const iterator = blockIterator(source);
+  const iterator = iteratorOf(source);
   yield* runChunks(client, iterator, arrayReader(iterator), options, CSV_ROWS);
 }
 
@@ -276,9 +276,7 @@ export async function* batchAll(
   options: BatchAllOptions = {},
 ): AsyncGenerator<BatchAllItem, void, undefined> {
   const isAsync = Symbol.asyncIterator in source;
-  const iterator: Iterator<string> | AsyncIterator<string> = isAsync
-    ? (source as AsyncIterable<string>)[Symbol.asyncIterator]()
-    : (source as Iterable<string>)[Symbol.iterator]();
+  const iterator = iteratorOf(source);
   const { signal } = options;
   for await (const items of runChunks(client, iterator, itemReader(iterator, isAsync), options, ITEMS)) {
     for (const item of items) {

@@ -19,6 +19,13 @@ describe("the fast batch-answer check", () => {
     expect(isBatchResult(good())).toBe(true);
   });
 
+  it("keeps fields the contract does not name in an item's result (a newer server's)", () => {
+    const answer = good();
+    answer.results[0]!.result = { ...full(), roaming_hint: "EU" } as ReturnType<typeof full>;
+    const checked = FastBatchResult.safeParse(answer);
+    expect(checked.success && (checked.data.results[0] as unknown as { result: { roaming_hint: string } }).result.roaming_hint).toBe("EU");
+  });
+
   it("never accepts what zod rejects, and agrees with it on every one- or two-field change", () => {
     fc.assert(agreesWithZod(good, isBatchResult, (answer) => BatchResult.safeParse(answer).success), { numRuns: 5000 });
   });

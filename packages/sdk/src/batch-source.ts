@@ -53,7 +53,7 @@ export function arrayReader(iterator: Iterator<readonly string[]> | AsyncIterato
   };
 }
 
-/** The iterator of a source of arrays, sync or async. */
-export function blockIterator(source: BatchAllChunkSource): Iterator<readonly string[]> | AsyncIterator<readonly string[]> {
+/** The iterator of a source, sync or async. */
+export function iteratorOf<T>(source: Iterable<T> | AsyncIterable<T>): Iterator<T> | AsyncIterator<T> {
   return Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
 }

@@ -1,4 +1,4 @@
-import { csvLine, LOOKUP_ROW_COLUMNS, LOOKUP_ROW_VALID, lookupRowCsv, type BatchItem } from "@iccid/core";
+import { csvLine, LOOKUP_ROW_COLUMNS, LOOKUP_ROW_VALID, lookupRowCsv, rowOutcome, type BatchItem, type LookupOutcome, type RowOutcome } from "@iccid/core";
 import { invalidAnswer, type Answer, type Call } from "./answer.js";
 
 // The batch answer as CSV (docs/api.md, "The batch as CSV"): a header line, then one lookup row per ICCID
@@ -6,9 +6,7 @@ import { invalidAnswer, type Answer, type Call } from "./answer.js";
 // copies them into its output without a string or an object per row, which is most of what reading the
 // JSON answer costs.
 
-/** What a row says of its ICCID: a valid number, a well-formed one that fails its check, or no result. */
-export type RowOutcome = "valid" | "invalid" | "failed";
-
+// Outcomes are kept a byte per row, as their index here.
 const OUTCOMES: readonly RowOutcome[] = ["valid", "invalid", "failed"];
 const [VALID, INVALID, FAILED] = [0, 1, 2];
 const LF = 10;
@@ -55,6 +53,13 @@ export class CsvRows {
 
   outcome(i: number): RowOutcome {
     return OUTCOMES[this.outcomes[i]!]!;
+  }
+
+  /** The rows of lookups already decoded, in order, written with core's encoder (what the server would send). */
+  static fromItems(start: number, items: readonly LookupOutcome[]): CsvRows {
+    const n = items.length;
+    const [starts, ends, outcomes] = [new Uint32Array(n), new Uint32Array(n), new Uint8Array(n)];
+    return new CsvRows(start, encodeRows(items, items.keys(), 0, starts, ends, outcomes), starts, ends, outcomes);
   }
 
   /** How many rows have a result (valid or not). */
@@ -146,10 +151,9 @@ class RowScanner {
 }
 
 /**
- * The rows of a chunk: `sent` is the chunk offset of each ICCID the answer holds a row for, in order;
- * `items` holds the chunk's other items (those the SDK refused before sending), which get rows of their own
- * encoded here. A JSON answer (a server older than the CSV form, which ignores Accept) is turned into the
- * same rows with core's encoder. An answer off the contract is a ResponseValidationError naming `call`.
+ * The rows of a chunk from its CSV answer: `sent` is the chunk offset of each ICCID the answer holds a row
+ * for, in order; `items` holds the chunk's other items (those the SDK refused before sending), which get
+ * rows of their own encoded here. An answer off the contract is a ResponseValidationError naming `call`.
  */
 export function csvRowsOf(
   call: Call,
@@ -157,17 +161,12 @@ export function csvRowsOf(
   items: readonly (BatchItem | undefined)[],
   sent: readonly number[],
   answer: Answer<Buffer> | undefined,
-  decodeJson: () => readonly BatchItem[],
 ): CsvRows {
   const n = items.length;
   const starts = new Uint32Array(n);
   const ends = new Uint32Array(n);
   const outcomes = new Uint8Array(n);
   let body: Buffer = Buffer.alloc(0);
-  if (answer && /^application\/json\b/i.test(answer.headers["content-type"] ?? "")) {
-    const all = decodeJson();
-    return new CsvRows(start, encodeRows(all, all.keys(), 0, starts, ends, outcomes), starts, ends, outcomes);
-  }
   if (answer) {
     if (!/^text\/csv\b/i.test(answer.headers["content-type"] ?? "")) {
       throw invalidAnswer(call, answer, [{ path: "", message: `expected text/csv, got ${answer.headers["content-type"] ?? "no content-type"}` }], "");
@@ -198,7 +197,7 @@ export function csvRowsOf(
 
 /** Encodes the rows of `items[i]` for each `i` of `which` with core's encoder, placed from `base` on; answers their bytes. */
 function encodeRows(
-  items: readonly (BatchItem | undefined)[],
+  items: readonly (LookupOutcome | undefined)[],
   which: Iterable<number>,
   base: number,
   starts: Uint32Array,
@@ -213,7 +212,7 @@ function encodeRows(
     starts[i] = at;
     at += Buffer.byteLength(line);
     ends[i] = at++; // and the line feed that joins it to the next
-    outcomes[i] = !item.ok ? FAILED : item.result.valid ? VALID : INVALID;
+    outcomes[i] = OUTCOMES.indexOf(rowOutcome(item));
     lines.push(line);
   }
   return Buffer.from(lines.join("\n"));

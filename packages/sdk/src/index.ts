@@ -1,7 +1,7 @@
 export { IccidClient, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./client.js";
 export type { ClientOptions, RequestOptions } from "./client.js";
 export type { BatchAllChunkSource, BatchAllItem, BatchAllOptions, BatchAllProgress } from "./batch-all.js";
-export type { CsvRows, RowOutcome } from "./csv-rows.js";
+export { CsvRows } from "./csv-rows.js";
 export type { UsageParams } from "./resources/usage.js";
 export type { IccidResource } from "./resources/iccid.js";
 export type { UsageResource } from "./resources/usage.js";
@@ -21,6 +21,7 @@ export {
   parseIccid,
   BATCH_MAX_ITEMS,
   LOOKUP_ROW_COLUMNS,
+  rowOutcome,
 } from "@iccid/core";
 export type {
   BatchItem,
@@ -49,6 +50,7 @@ export type {
   Problem,
   ProblemCode,
   RejectedIccid,
+  RowOutcome,
   Session,
   Subscription,
   SubscriptionStatus,

@@ -29,6 +29,11 @@ describe("the fast lookup-answer check", () => {
     }
   });
 
+  it("keeps fields the contract does not name (a newer server's), as the SDK README says", () => {
+    const checked = FastLookupResult.safeParse({ ...full(), roaming_hint: "EU" });
+    expect(checked.success && (checked.data as unknown as { roaming_hint: string }).roaming_hint).toBe("EU");
+  });
+
   it("never accepts what zod rejects, and agrees with it on every one- or two-field change", () => {
     fc.assert(agreesWithZod(full, isLookupResult, zodOk), { numRuns: 3000 });
     fc.assert(agreesWithZod(sparse, isLookupResult, zodOk), { numRuns: 1000 });

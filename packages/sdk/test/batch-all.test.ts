@@ -1,4 +1,4 @@
-import { parseIccid } from "@iccid/core";
+import { lookupRowCsv, parseIccid } from "@iccid/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   APIUserAbortError,
@@ -222,5 +222,23 @@ describe("batchAll", () => {
     expect(all.map((i) => i.index)).toEqual(Array.from({ length: 205 }, (_, i) => i));
     for (const item of all) expect(item.ok ? item.result.input : item.input).toBe(itemAt(item.index));
     expect(server.stats.requests).toBe(3);
+  });
+
+  it("batchAllCsv asks for CSV, and makes the same rows of a JSON answer (a server older than the CSV form)", async () => {
+    const { server, client } = await setUp(); // answers JSON whatever the Accept, as an older server does
+    const blocks = [Array.from({ length: 130 }, (_, i) => itemAt(i)), Array.from({ length: 75 }, (_, i) => itemAt(130 + i))];
+    const expected: string[] = [];
+    for await (const items of client.iccid.batchAllChunks(blocks, { chunkSize: 100 })) for (const item of items) expected.push(lookupRowCsv(item));
+    const rows: string[] = [];
+    const outcomes = new Set<string>();
+    for await (const chunk of client.iccid.batchAllCsv(blocks, { chunkSize: 100 })) {
+      for (let i = 0; i < chunk.length; i++) {
+        rows.push(chunk.text(i));
+        outcomes.add(chunk.outcome(i));
+      }
+    }
+    expect(rows).toEqual(expected);
+    expect(outcomes).toEqual(new Set(["valid", "failed"]));
+    expect(server.stats.accepts.slice(-3)).toEqual(["text/csv", "text/csv", "text/csv"]);
   });
 });

@@ -7,14 +7,14 @@ import { batchAnswer } from "./mock-api.js";
 
 export interface FakeBatchServer {
   url: string;
-  stats: { requests: number; inFlight: number; maxInFlight: number; items: string[][] };
+  stats: { requests: number; inFlight: number; maxInFlight: number; items: string[][]; accepts: string[] };
   close(): Promise<void>;
 }
 
 export type Answer = (iccids: string[], requestNumber: number) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
 
 export async function startFakeBatchServer(options: { delayMs?: number; answer?: Answer } = {}): Promise<FakeBatchServer> {
-  const stats: FakeBatchServer["stats"] = { requests: 0, inFlight: 0, maxInFlight: 0, items: [] };
+  const stats: FakeBatchServer["stats"] = { requests: 0, inFlight: 0, maxInFlight: 0, items: [], accepts: [] };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -25,6 +25,7 @@ export async function startFakeBatchServer(options: { delayMs?: number; answer?:
     res.on("close", () => stats.inFlight--);
     const iccids = (JSON.parse(raw) as { iccids: string[] }).iccids;
     stats.items.push(iccids);
+    stats.accepts.push(req.headers.accept ?? "");
     setTimeout(() => {
       const custom = options.answer?.(iccids, number);
       const status = custom?.status ?? 200;

@@ -1,6 +1,6 @@
-import { isWellFormedApiKey, lookupRowCsv } from "@iccid/core";
+import { csvLine, isWellFormedApiKey, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowOutcome } from "@iccid/core";
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, NotFoundError, PermissionDeniedError, UnprocessableEntityError } from "../src/index.js";
+import { AuthenticationError, NotFoundError, PermissionDeniedError, UnprocessableEntityError, type BatchAllProgress } from "../src/index.js";
 import { iccidFor } from "./iccids.js";
 import { expectProblem, failure, useRealServer } from "./real-server.js";
 
@@ -86,22 +86,34 @@ describe("iccid", () => {
     const c = client();
     const inputs = Array.from({ length: 2_500 }, (_, i) => (i % 700 === 3 ? `=bad ${i}, "x"` : i % 500 === 1 ? iccidFor(i).slice(0, -1) + "0" : iccidFor(i)));
     const expected: string[] = [];
-    for await (const items of c.iccid.batchAllChunks([inputs])) for (const item of items) expected.push(lookupRowCsv(item));
+    const expectedOutcomes: string[] = [];
+    let itemsProgress: BatchAllProgress | undefined;
+    for await (const items of c.iccid.batchAllChunks([inputs], { onProgress: (p) => (itemsProgress = p) })) {
+      for (const item of items) {
+        expected.push(lookupRowCsv(item));
+        expectedOutcomes.push(rowOutcome(item));
+      }
+    }
     const rows: string[] = [];
     const outcomes: string[] = [];
     const starts: number[] = [];
-    for await (const chunk of c.iccid.batchAllCsv([inputs.slice(0, 1234), inputs.slice(1234)], { chunkSize: 600 })) {
+    let firstRowAt: number | undefined;
+    let csvProgress: BatchAllProgress | undefined;
+    const source = [inputs.slice(0, 1234), inputs.slice(1234)];
+    for await (const chunk of c.iccid.batchAllCsv(source, { chunkSize: 600, onProgress: (p) => (csvProgress = p) })) {
       starts.push(chunk.start);
+      firstRowAt ??= chunk.rowStart(0);
       for (let i = 0; i < chunk.length; i++) {
         rows.push(chunk.text(i));
         outcomes.push(chunk.outcome(i));
       }
     }
+    expect(firstRowAt).toBe(csvLine(LOOKUP_ROW_COLUMNS).length); // the server's own CSV, after its header line
     expect(starts).toEqual([0, 600, 1200, 1800, 2400]);
     expect(rows).toEqual(expected);
-    expect(outcomes.filter((o) => o === "failed")).toHaveLength(4);
-    expect(outcomes.filter((o) => o === "invalid").length).toBeGreaterThan(0);
-    expect(outcomes.filter((o) => o === "valid").length).toBe(2_500 - 4 - outcomes.filter((o) => o === "invalid").length);
+    expect(outcomes).toEqual(expectedOutcomes);
+    expect(new Set(outcomes)).toEqual(new Set(["valid", "invalid", "failed"]));
+    expect({ ...csvProgress, requests: 0 }).toEqual({ ...itemsProgress, requests: 0 });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { IccidClient, RowOutcome } from "@iccid/sdk";
+import { rowOutcome, type IccidClient, type RowOutcome } from "@iccid/sdk";
 import type { CsvInput } from "./csv-input.js";
 import type { Progress } from "./progress.js";
 import type { BatchWriter } from "./writer.js";
@@ -76,23 +76,34 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
     return block[at++]!;
   }
 
-  const batchOptions = { concurrency: options.concurrency, signal: options.signal };
-  if (writer.format === "csv") {
-    for await (const rows of client.iccid.batchAllCsv(iccids(), batchOptions)) {
-      for (let i = 0; i < rows.length; i++) {
-        const wait = writer.addCsv(nextRow(rows.outcome(i)), rows, i);
+  /** Writes every row of every answered chunk, whichever form the chunks come in. */
+  async function writeAll<C>(chunks: AsyncIterable<C>, rows: (chunk: C) => number, outcome: (chunk: C, i: number) => RowOutcome, add: RowWriter<C>) {
+    for await (const chunk of chunks) {
+      for (let i = 0, n = rows(chunk); i < n; i++) {
+        const of = outcome(chunk, i);
+        const wait = add(nextRow(of), chunk, i, of);
         if (wait) await wait;
       }
       progress.update(tally.rows, fraction(tally.skipped + tally.rows));
     }
-    return;
   }
-  for await (const items of client.iccid.batchAllChunks(iccids(), batchOptions)) {
-    for (const item of items) {
-      const cells = nextRow(!item.ok ? "failed" : item.result.valid ? "valid" : "invalid");
-      const wait = writer.addJson(tally.skipped + tally.rows, cells, item);
-      if (wait) await wait;
-    }
-    progress.update(tally.rows, fraction(tally.skipped + tally.rows));
+
+  const batchOptions = { concurrency: options.concurrency, signal: options.signal };
+  if (writer.format === "csv") {
+    await writeAll(
+      client.iccid.batchAllCsv(iccids(), batchOptions),
+      (rows) => rows.length,
+      (rows, i) => rows.outcome(i),
+      (cells, rows, i, outcome) => writer.addCsv(cells, rows, i, outcome),
+    );
+  } else {
+    await writeAll(
+      client.iccid.batchAllChunks(iccids(), batchOptions),
+      (items) => items.length,
+      (items, i) => rowOutcome(items[i]!),
+      (cells, items, i) => writer.addJson(tally.skipped + tally.rows, cells, items[i]!),
+    );
   }
 }
+
+type RowWriter<C> = (cells: readonly string[], chunk: C, i: number, outcome: RowOutcome) => Promise<void> | undefined;

@@ -119,9 +119,7 @@ export class TextSink {
 
   /** Appends bytes `from`–`to` of the current block of another sink (a row written there too). */
   copyFrom(other: TextSink, from: number): void {
-    const length = other.pos - from;
-    other.block.copy(this.reserve(length), this.pos, from, other.pos);
-    this.pos += length;
+    this.putBytes(other.block, from, other.pos);
   }
 
   async flush(): Promise<void> {

@@ -1,23 +1,10 @@
 import { PassThrough } from "node:stream";
-import { lookupRowCsv } from "@iccid/core";
-import type { BatchAllItem } from "@iccid/sdk";
+import { CsvRows, rowOutcome, type BatchAllItem } from "@iccid/sdk";
 import { describe, expect, it } from "vitest";
 import { csvText } from "../output/csv.js";
 import { resultCells } from "../output/lookup-columns.js";
 import { TextSink } from "./sink.js";
-import { BatchWriter, type AnsweredRows } from "./writer.js";
-
-/** ITEMS as the SDK's CsvRows hands them over: each item's lookup row, in one buffer. */
-function answeredRows(items: readonly BatchAllItem[]): AnsweredRows {
-  const lines = items.map((item) => Buffer.from(lookupRowCsv(item) + "\n"));
-  const starts = lines.map((_, i) => lines.slice(0, i).reduce((n, line) => n + line.length, 0));
-  return {
-    bytes: Buffer.concat(lines),
-    rowStart: (i) => starts[i]!,
-    rowEnd: (i) => starts[i]! + lines[i]!.length - 1,
-    outcome: (i) => (!items[i]!.ok ? "failed" : items[i]!.result.valid ? "valid" : "invalid"),
-  };
-}
+import { BatchWriter } from "./writer.js";
 
 const result = (over: Record<string, unknown> = {}) =>
   ({
@@ -56,8 +43,8 @@ async function written(format: "csv" | "jsonl") {
   const out = new TextSink(stream, false);
   const errors = new TextSink(errStream, false);
   const writer = new BatchWriter(format, ["customer", "iccid"], out, errors);
-  const rows = answeredRows(ITEMS);
-  ITEMS.forEach((item, i) => (format === "csv" ? writer.addCsv(INPUT_ROWS[i]!, rows, i) : writer.addJson(i + 1, INPUT_ROWS[i]!, item)));
+  const rows = CsvRows.fromItems(0, ITEMS);
+  ITEMS.forEach((item, i) => (format === "csv" ? writer.addCsv(INPUT_ROWS[i]!, rows, i, rowOutcome(item)) : writer.addJson(i + 1, INPUT_ROWS[i]!, item)));
   await writer.flush();
   return { text, errText };
 }

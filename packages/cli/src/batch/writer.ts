@@ -1,5 +1,5 @@
 import { LOOKUP_ROW_COLUMNS } from "@iccid/core";
-import type { BatchAllItem, CsvRows } from "@iccid/sdk";
+import type { BatchAllItem, CsvRows, RowOutcome } from "@iccid/sdk";
 import { csvText } from "../output/csv.js";
 import type { BatchFormat } from "./resume.js";
 import type { TextSink } from "./sink.js";
@@ -17,7 +17,7 @@ const COMMA = 44;
 const LF = 10;
 
 /** The answered rows of a chunk as the writer reads them (the SDK's CsvRows). */
-export type AnsweredRows = Pick<CsvRows, "bytes" | "rowStart" | "rowEnd" | "outcome">;
+export type AnsweredRows = Pick<CsvRows, "bytes" | "rowStart" | "rowEnd">;
 
 /**
  * Formats rows (input cells plus outcome) into CSV or JSONL and hands them to the sinks: every row to
@@ -45,11 +45,10 @@ export class BatchWriter {
   }
 
   /** Adds row `i` of a CSV chunk; returns a promise only when a block went to a sink that asked to wait (backpressure). */
-  addCsv(cells: readonly string[], rows: AnsweredRows, i: number): Promise<void> | undefined {
+  addCsv(cells: readonly string[], rows: AnsweredRows, i: number, outcome: RowOutcome): Promise<void> | undefined {
     const out = this.out;
     const start = out.pos;
     // Ragged rows are squared to the header's width so that result columns always line up.
-    if (cells.length > this.width) this.longRows++;
     for (let c = 0; c < this.width; c++) {
       const cell = cells[c];
       if (cell !== undefined) out.putCell(cell);
@@ -57,15 +56,14 @@ export class BatchWriter {
     }
     out.putBytes(rows.bytes, rows.rowStart(i), rows.rowEnd(i));
     out.putByte(LF);
-    return this.endRow(rows.outcome(i) === "failed", start);
+    return this.endRow(cells, outcome === "failed", start);
   }
 
   /** Adds one JSONL row; returns a promise only when a sink asked to wait, as addCsv. */
   addJson(row: number, cells: readonly string[], item: BatchAllItem): Promise<void> | undefined {
-    if (cells.length > this.width) this.longRows++;
     const start = this.out.pos;
     this.out.put(this.jsonLine(row, cells, item));
-    return this.endRow(!item.ok, start);
+    return this.endRow(cells, !item.ok, start);
   }
 
   /** Flushes both sinks: afterwards the files hold whole rows only. */
@@ -74,7 +72,9 @@ export class BatchWriter {
     await this.errors?.flush();
   }
 
-  private endRow(failed: boolean, start: number): Promise<void> | undefined {
+  /** Ends the row written from `start`: counted if too long, copied to the errors sink if it failed. */
+  private endRow(cells: readonly string[], failed: boolean, start: number): Promise<void> | undefined {
+    if (cells.length > this.width) this.longRows++;
     const errors = failed ? this.errors : undefined;
     errors?.copyFrom(this.out, start);
     const a = this.out.endRow();

@@ -1,7 +1,7 @@
-import { LOOKUP_ROW, rowCells, type LookupOutcome as RowOutcome } from "@iccid/core";
+import { LOOKUP_ROW, rowCells, type LookupOutcome as ResultOrFailure } from "@iccid/core";
 
 /** One ICCID's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
-export type LookupOutcome = RowOutcome & { input: string };
+export type LookupOutcome = ResultOrFailure & { input: string };
 
 /** The lookup row's cells of one outcome (core's LOOKUP_ROW, the columns every format with columns shows). */
 export function resultCells(outcome: LookupOutcome): string[] {
