@@ -20,11 +20,26 @@ describe("wire basics", () => {
     expect(long.headers["x-request-id"]).not.toBe("x".repeat(129));
   });
 
-  it("sends no-store and nosniff on success and on errors", async () => {
-    for (const r of [await call(server.url, "GET", "/healthz"), await call(server.url, "GET", "/nope")]) {
+  it("sends no-store, nosniff and no-referrer on success and on errors, the lookups' own answers too", async () => {
+    const answers = [
+      await call(server.url, "GET", "/healthz"),
+      await call(server.url, "GET", "/nope"),
+      await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } }),
+      await call(server.url, "POST", "/api/v1/iccid/batch", { key, body: { iccids: ["89441000000000000018"] } }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 404, 200, 200]);
+    for (const r of answers) {
       expect(r.headers["cache-control"]).toBe("no-store");
       expect(r.headers["x-content-type-options"]).toBe("nosniff");
+      expect(r.headers["referrer-policy"]).toBe("no-referrer");
+      expect(r.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{32}$/);
     }
+  });
+
+  it("echoes the request id on a lookup's answer, which carries it once", async () => {
+    const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" }, headers: { "x-request-id": "lookup-1" } });
+    expect(r.headers["x-request-id"]).toBe("lookup-1");
+    expect(r.headers["content-length"]).toBe(String(Buffer.byteLength(r.text)));
   });
 
   it("answers /healthz without auth", async () => {

@@ -2,7 +2,6 @@ import type { Middleware } from "koa";
 import { SubscriptionInactive } from "../domain/refusals.js";
 import type { AccountRateLimiter } from "../limits/rate-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
-import { rateLimitHeaders } from "./rate-limit-fields.js";
 import type { AppState } from "./state.js";
 
 /** The key an Authorization header presents: "" when there is none or it is not a Bearer credential. */
@@ -20,12 +19,12 @@ export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { spend }:
     const accountId = grant.account.id;
     if (grant.subscription.status !== "active") {
       // The account is known, so it is told its rate state even though this request is refused.
-      ctx.set(rateLimitHeaders(await limiter.peek(accountId, grant.plan)));
+      ctx.state.rateLimit = await limiter.peek(accountId, grant.plan);
       throw new SubscriptionInactive(grant.subscription.status);
     }
     // Over the rate, consume refuses with RateLimited, whose state the problem mapper writes as the fields.
+    // The state goes on every answer with the common fields (wire-basics.ts).
     ctx.state.rateLimit = spend ? await limiter.consume(accountId, grant.plan) : await limiter.peek(accountId, grant.plan);
-    ctx.set(rateLimitHeaders(ctx.state.rateLimit));
     ctx.state.grant = grant;
     await next();
   };

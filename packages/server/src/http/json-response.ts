@@ -1,5 +1,7 @@
-import type { Context } from "koa";
+import type { ParameterizedContext } from "koa";
 import type { JsonEncoder } from "./json-encoder.js";
+import type { AppState } from "./state.js";
+import { commonFields } from "./wire-basics.js";
 
 // Pieces are gathered into a string of about this length before it is encoded into the answer's buffer:
 // short enough that the string stays cheap to flatten, long enough that the copies are few.
@@ -66,17 +68,26 @@ export function encodePieces(write: (add: (piece: string) => void) => void): Enc
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /**
- * Answers with bytes encoded once, JSON unless `contentType` says otherwise (Koa, given an object, would
- * stringify it, scan the string for its byte length and have the socket encode it again).
+ * Answers 200 with bytes encoded once, JSON unless `contentType` says otherwise, and the head written in
+ * one go: the common fields (wire-basics.ts), `fields` (name, value, …), the type and the length. Koa,
+ * given an object, would stringify it, scan the string for its byte length and have the socket encode it
+ * again; and headers set one by one are each checked, lower-cased and stored before being written.
  */
-export function sendEncoded(ctx: Context, { body, release }: EncodedAnswer, contentType = JSON_CONTENT_TYPE): void {
-  // Set as a header rather than through ctx.type, which looks the type up in the MIME table each time.
-  ctx.set("Content-Type", contentType);
-  ctx.body = body;
+export function sendEncoded(
+  ctx: ParameterizedContext<AppState>,
+  { body, release }: EncodedAnswer,
+  contentType = JSON_CONTENT_TYPE,
+  fields: readonly string[] = [],
+): void {
+  ctx.respond = false;
+  if (!ctx.writable) return release?.();
+  const res = ctx.res;
+  res.writeHead(200, [...commonFields(ctx.state), ...fields, "Content-Type", contentType, "Content-Length", String(body.length)]);
   // Only after "finish" (the last byte handed to the kernel); an answer cut short leaves its buffer to GC.
-  if (release) ctx.res.once("finish", release);
+  if (release) res.once("finish", release);
+  res.end(body);
 }
 
-export function sendJson<T>(ctx: Context, value: T, encoder: JsonEncoder<T>): void {
+export function sendJson<T>(ctx: ParameterizedContext<AppState>, value: T, encoder: JsonEncoder<T>): void {
   sendEncoded(ctx, encodeJson(value, encoder));
 }

@@ -6,6 +6,7 @@ import type { KeyGrant } from "../store/store.js";
 export interface AppState {
   requestId: string;
   grant: KeyGrant;
-  rateLimit: RateLimitState;
+  /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
+  rateLimit?: RateLimitState;
   session: ActiveSession;
 }

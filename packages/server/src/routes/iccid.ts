@@ -59,8 +59,7 @@ export const iccidRoutes: Route[] = [
         answer.release?.();
         throw error;
       }
-      ctx.vary("Accept");
-      sendEncoded(ctx, answer, BATCH_CONTENT_TYPE[form]);
+      sendEncoded(ctx, answer, BATCH_CONTENT_TYPE[form], ["Vary", "Accept"]);
     },
   }),
 ];

@@ -14,6 +14,6 @@ export const usageRoute = defineRoute({
   response: { status: 200, description: "Usage", schema: Usage },
   handler: (s) => async (ctx) => {
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
-    ctx.body = await s.usage.build(ctx.state.grant, query, ctx.state.rateLimit);
+    ctx.body = await s.usage.build(ctx.state.grant, query, ctx.state.rateLimit!); // set by the apiKey guard
   },
 });
