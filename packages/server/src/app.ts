@@ -14,7 +14,7 @@ import { LoginThrottle } from "./limits/login-throttle.js";
 import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
 import { UsageReadLimit } from "./limits/usage-read-limit.js";
 import type { RouteServices } from "./routes/context.js";
-import { routerFor } from "./routes/router.js";
+import { RouteDispatcher } from "./routes/router.js";
 import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { Lookups } from "./services/lookups.js";
@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps): IccidApp {
     apiDocument: (apiDocument ??= JSON.stringify(buildOpenApi(SERVER_VERSION))),
   };
 
-  const router = routerFor(ROUTE_TABLE, services);
+  const routes = new RouteDispatcher(ROUTE_TABLE, services);
 
   const lifecycle = new Lifecycle();
   // ctx.ip: with a trusted proxy, the X-Forwarded-For entry `proxyHops` from the right, never the
@@ -90,13 +90,13 @@ export function createApp(deps: AppDeps): IccidApp {
   if (metrics) app.use(metrics.middleware());
   app.use(problemMiddleware(logger, metrics && (() => metrics.storeError())));
   app.use(lifecycle.guard());
-  app.use(router.routes());
+  app.use(routes.middleware());
   // Nothing answered: a known path with another method is 405 (with Allow), anything else 404.
   app.use((ctx) => {
-    const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));
-    if (allowed.size > 0) {
+    const allowed = routes.allowed(ctx.path);
+    if (allowed.length > 0) {
       throw new HttpProblem("method_not_allowed", `${ctx.method} is not allowed here.`, {
-        headers: { Allow: [...allowed].join(", ") },
+        headers: { Allow: allowed.join(", ") },
       });
     }
     throw new HttpProblem("not_found", "No such route.");

@@ -5,6 +5,8 @@ import type { KeyGrant } from "../store/store.js";
 /** What middleware leaves on `ctx.state` for the handlers after it. */
 export interface AppState {
   requestId: string;
+  /** The matched route's path as declared (`/api/v1/keys/:id`), for logs and metrics: never the path as sent. */
+  route?: string;
   grant: KeyGrant;
   /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
   rateLimit?: RateLimitState;

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Middleware } from "koa";
+import type { AppState } from "../http/state.js";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
 /** Latency buckets in seconds: a lookup takes about a millisecond, a batch of 1000 tens of them. */
@@ -42,13 +43,13 @@ export class ServerMetrics {
   }
 
   /** Counts and times every request; the route is the router's pattern, or "unmatched". */
-  middleware(): Middleware {
+  middleware(): Middleware<AppState> {
     return async (ctx, next) => {
       const started = process.hrtime.bigint();
       try {
         await next();
       } finally {
-        const labels = { route: (ctx as { _matchedRoute?: unknown })._matchedRoute?.toString() ?? "unmatched", method: ctx.method, status: String(ctx.status) };
+        const labels = { route: ctx.state.route ?? "unmatched", method: ctx.method, status: String(ctx.status) };
         this.#requests.inc(labels);
         this.#latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       }

@@ -1,5 +1,5 @@
-import type { RouterMiddleware } from "@koa/router";
 import type { ProblemCode } from "@iccid/core";
+import type { Middleware } from "koa";
 import type { z } from "zod";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
@@ -26,8 +26,13 @@ export interface RouteResponse {
   alternatives?: readonly { mediaType: string; description: string; example: string }[];
 }
 
+/** What a routed request's context has besides Koa's: its path parameters, decoded. */
+export interface RouteContext {
+  params: Record<string, string>;
+}
+
 /** The handler after the guards; `ctx.state` holds what the route's auth put there (grant or session). */
-export type RouteHandler = RouterMiddleware<AppState>;
+export type RouteHandler = Middleware<AppState, RouteContext>;
 
 /**
  * One endpoint, declared once: the router registers it, the OpenAPI document describes it, and the
@@ -68,7 +73,8 @@ export function defineRoute(
   return { auth: { kind: "none" }, csrf: false, problems: [], ...spec };
 }
 
-const PATH_PARAM = /:(\w+)/g;
+/** A path parameter in a route's path: `:name`. */
+export const PATH_PARAM = /:(\w+)/g;
 
 /** The names of the path parameters, in order: `/api/v1/keys/:id` → ["id"]. */
 export function pathParams(path: string): string[] {

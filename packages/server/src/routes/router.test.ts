@@ -1,0 +1,70 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Koa from "koa";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppState } from "../http/state.js";
+import type { RouteServices } from "./context.js";
+import { defineRoute, type RouteContext } from "./route.js";
+import { RouteDispatcher } from "./router.js";
+
+// Routes without auth, so their guards need no services.
+const answer = (text: string) => defineRoute({ method: "get", path: "/", summary: "", response: { status: 200, description: "" }, handler: () => (ctx) => void (ctx.body = text) });
+const routes = [
+  { ...answer("list"), path: "/api/v1/keys" },
+  { ...answer("created"), method: "post" as const, path: "/api/v1/keys" },
+  {
+    ...answer(""),
+    method: "delete" as const,
+    path: "/api/v1/keys/:id",
+    handler: () => (ctx: Koa.ParameterizedContext<AppState, RouteContext>) => void (ctx.body = `${ctx.state.route} ${ctx.params.id}`),
+  },
+  { ...answer("dotted"), path: "/v1.0/a+b" },
+];
+
+let server: Server;
+let base: string;
+let dispatcher: RouteDispatcher;
+beforeAll(async () => {
+  dispatcher = new RouteDispatcher(routes, {} as RouteServices);
+  const app = new Koa<AppState, RouteContext>();
+  app.use(dispatcher.middleware());
+  app.use((ctx) => void ((ctx.status = 404), (ctx.body = "unrouted")));
+  server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function send(method: string, path: string): Promise<string> {
+  const res = await request(`${base}${path}`, { method: method as "GET" });
+  return `${res.statusCode} ${await res.body.text()}`;
+}
+
+describe("RouteDispatcher", () => {
+  it("routes a path and method to its route, HEAD to GET's", async () => {
+    expect(await send("GET", "/api/v1/keys")).toBe("200 list");
+    expect(await send("POST", "/api/v1/keys")).toBe("200 created");
+    expect(await send("HEAD", "/api/v1/keys")).toBe("200 ");
+  });
+
+  it("matches exactly: case, a trailing slash, another method and a lookalike path go on unrouted", async () => {
+    for (const [method, path] of [["GET", "/API/V1/KEYS"], ["GET", "/api/v1/keys/"], ["PUT", "/api/v1/keys"], ["GET", "/v1x0/a+b"], ["GET", "/v1.0/aab"]]) {
+      expect(await send(method!, path!)).toBe("404 unrouted");
+    }
+    expect(await send("GET", "/v1.0/a+b")).toBe("200 dotted");
+  });
+
+  it("hands a parameter decoded, and as sent when it does not decode; an empty or split segment is no match", async () => {
+    expect(await send("DELETE", "/api/v1/keys/key_%41b")).toBe("200 /api/v1/keys/:id key_Ab");
+    expect(await send("DELETE", "/api/v1/keys/%E0%A4%A")).toBe("200 /api/v1/keys/:id %E0%A4%A");
+    expect(await send("DELETE", "/api/v1/keys/")).toBe("404 unrouted");
+    expect(await send("DELETE", "/api/v1/keys/a/b")).toBe("404 unrouted");
+  });
+
+  it("lists a path's methods for Allow, HEAD with GET, and none for an unknown path", () => {
+    expect(dispatcher.allowed("/api/v1/keys")).toEqual(["HEAD", "GET", "POST"]);
+    expect(dispatcher.allowed("/api/v1/keys/key_1")).toEqual(["DELETE"]);
+    expect(dispatcher.allowed("/nowhere")).toEqual([]);
+  });
+});
