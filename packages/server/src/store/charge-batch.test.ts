@@ -76,3 +76,49 @@ describe("ChargeBatch", () => {
     expect(commits).toEqual([[1], [2, 3]]);
   });
 });
+
+describe("ChargeBatch with a gather time", () => {
+  it("holds a group back until it is as large as the last commit's, and no longer than the gather time", async () => {
+    const commits: number[][] = [];
+    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+      commits.push(charges.map((c) => c.lookups));
+      return charges.map((c) => ({ charged: true, used: c.lookups }));
+    }, 200);
+    await Promise.all([batch.add(charge(1)), batch.add(charge(2)), batch.add(charge(3))]);
+    expect(commits).toEqual([[1, 2, 3]]);
+
+    // Three charges filled the last commit: two wait for a third, which makes the group and commits it at once.
+    const two = [batch.add(charge(4)), batch.add(charge(5))];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(commits).toHaveLength(1);
+    const started = performance.now();
+    await Promise.all([...two, batch.add(charge(6))]);
+    expect(commits).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(performance.now() - started).toBeLessThan(150);
+
+    // A group that does not fill goes after the gather time, and the next waits for no more than it held.
+    const waited = performance.now();
+    await batch.add(charge(7));
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(150);
+    expect(commits).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    const alone = performance.now();
+    await batch.add(charge(8));
+    expect(performance.now() - alone).toBeLessThan(150);
+    expect(commits).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
+  });
+
+  it("commits a held-back group when drained (the store closing)", async () => {
+    const commits: number[][] = [];
+    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+      commits.push(charges.map((c) => c.lookups));
+      return charges.map((c) => ({ charged: true, used: c.lookups }));
+    }, 60_000);
+    await Promise.all([batch.add(charge(1)), batch.add(charge(2))]);
+    const held = batch.add(charge(3));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(commits).toEqual([[1, 2]]);
+    await batch.drain();
+    await expect(held).resolves.toEqual({ charged: true, used: 3 });
+    expect(commits).toEqual([[1, 2], [3]]);
+  });
+});

@@ -27,6 +27,8 @@ const GRANT_MAX_AGE_MS = 1_000;
  */
 export class PgDriver implements SqlDriver {
   readonly dialect = "postgres";
+  /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (charge-batch.ts). */
+  readonly commitGatherMs = 1;
   readonly #pool: pg.Pool;
   readonly #connection: pg.ClientConfig;
   readonly #prepared = new Map<string, { name: string; text: string }>();

@@ -36,6 +36,11 @@ export interface SqlDriver {
   probeWrite(statement: Statement): Promise<void>;
   /** Applies the migrations not yet applied; refuses a schema newer than `migrations` knows. */
   migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void>;
+  /**
+   * How long a group commit may hold a group back to let it fill (charge-batch.ts): 0 where a commit is
+   * cheap and in-process, more where it is a round trip and an fsync away.
+   */
+  readonly commitGatherMs: number;
   /** The group commit's transaction: each charge checked and metered in order, in one transaction. */
   chargeAll(charges: Charge[]): Promise<ChargeOutcome[]>;
   /** A grant cache that hears of changes made by other processes or instances the dialect's way. */

@@ -45,7 +45,7 @@ export class SqlStore implements Store {
   #grantCache: GrantCache | undefined;
 
   constructor(protected readonly driver: SqlDriver) {
-    this.#charges = new ChargeBatch((charges) => driver.chargeAll(charges));
+    this.#charges = new ChargeBatch((charges) => driver.chargeAll(charges), driver.commitGatherMs);
   }
 
   /** Made at the first key check: on PostgreSQL it listens for changes, which operator commands never need. */
