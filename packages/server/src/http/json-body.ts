@@ -29,7 +29,14 @@ export async function readJson(ctx: Context, limitBytes: number): Promise<unknow
 }
 
 /** The body as text, refusing past `limitBytes`. Plain stream events: this runs on every request. */
-function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
+function readText(req: IncomingMessage, limitBytes: number): Promise<string> | string {
+  // A small body has usually arrived whole with the head, by the time the key was checked: it is taken
+  // as it lies in the stream's buffer, with no listeners added and removed.
+  if (req.complete && req.readableLength > 0 && req.readableLength <= limitBytes) {
+    // Unsized, read() hands over everything buffered, as one Buffer.
+    const whole = req.read() as Buffer | null;
+    if (whole !== null) return whole.toString("utf8");
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
