@@ -107,6 +107,27 @@ describe("ChargeBatch with a gather time", () => {
     expect(commits).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
   });
 
+  it("counts the charges that came during a commit towards the next group's size", async () => {
+    const commits: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+      commits.push(charges.map((c) => c.lookups));
+      if (commits.length === 1) await gate;
+      return charges.map((c) => ({ charged: true, used: c.lookups }));
+    }, 60_000);
+    const first = batch.add(charge(1));
+    while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve)); // the first commit is under way
+    const during = [batch.add(charge(2)), batch.add(charge(3))];
+    release();
+    await first;
+    // The first client is answered and comes back: its charge completes a group of three.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(commits).toEqual([[1]]);
+    await Promise.all([...during, batch.add(charge(4))]);
+    expect(commits).toEqual([[1], [2, 3, 4]]);
+  });
+
   it("commits a held-back group when drained (the store closing)", async () => {
     const commits: number[][] = [];
     const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {

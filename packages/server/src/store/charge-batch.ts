@@ -15,11 +15,12 @@ interface Pending {
  * unchanged (each conditional UPSERT sees the ones before it); what is saved is a commit (a WAL write, on
  * PostgreSQL an fsync and round trips) per request.
  *
- * Where a commit is dear (`gatherMs` > 0: PostgreSQL), a group smaller than the last commit's waits up to
- * `gatherMs` for that many charges. Clients that keep N requests going otherwise settle into two halves
- * committing in turn, each half's requests waiting on the other's commit: twice the commits, and twice the
- * times the instance sleeps and wakes, which cost more CPU than the commits' own work. The wait is bounded,
- * and the size it waits for follows the load down after one commit.
+ * Where a commit is dear (`gatherMs` > 0: PostgreSQL), a group waits up to `gatherMs` to be as large as
+ * the last commit was together with the charges that came while it ran: the requests the clients keep
+ * going. Clients that keep N requests going otherwise settle into two groups committing in turn, each
+ * waiting on the other's commit: twice the commits, and twice the times the instance sleeps and wakes,
+ * which cost it more CPU than the commits' own work. The wait is bounded, and the size it waits for
+ * follows the load down after one commit.
  */
 export class ChargeBatch {
   #pending: Pending[] = [];
@@ -27,8 +28,8 @@ export class ChargeBatch {
   #scheduled = false;
   /** Holds a group back for more charges, `gatherMs` at most. */
   #gathering: NodeJS.Timeout | undefined;
-  /** How many charges the last commit held: what a group waits to reach. */
-  #lastGroup = 1;
+  /** What a group waits to reach: the charges of the last commit and those that came while it ran. */
+  #target = 1;
 
   constructor(
     private readonly commit: (charges: Charge[]) => Promise<ChargeOutcome[]>,
@@ -40,7 +41,7 @@ export class ChargeBatch {
       this.#pending.push({ charge, resolve, reject });
       if (this.#committing || this.#scheduled) return;
       if (this.#gathering) {
-        if (this.#pending.length >= this.#lastGroup) void this.#flush();
+        if (this.#pending.length >= this.#target) void this.#flush();
         return;
       }
       this.#scheduled = true;
@@ -59,7 +60,7 @@ export class ChargeBatch {
   /** The window closed, or a commit ended with charges waiting: commit them, or first gather the group. */
   #ready(): void {
     if (this.#committing || this.#pending.length === 0) return;
-    if (this.gatherMs === 0 || this.#pending.length >= this.#lastGroup) void this.#flush();
+    if (this.gatherMs === 0 || this.#pending.length >= this.#target) void this.#flush();
     else this.#gathering ??= setTimeout(() => void this.#flush(), this.gatherMs);
   }
 
@@ -69,7 +70,6 @@ export class ChargeBatch {
     if (this.#committing || this.#pending.length === 0) return this.#committing ?? Promise.resolve();
     const batch = this.#pending;
     this.#pending = [];
-    this.#lastGroup = batch.length;
     // Cleared in a `.finally` callback, which always runs after this assignment: a commit that throws
     // synchronously (a SQLite write error) must not leave a finished commit marked as running for good.
     const committing = this.#commit(batch).finally(() => {
@@ -83,8 +83,10 @@ export class ChargeBatch {
   async #commit(batch: Pending[]): Promise<void> {
     try {
       const outcomes = await this.commit(batch.map((p) => p.charge));
+      this.#target = batch.length + this.#pending.length; // before its clients are answered and come back
       batch.forEach((p, i) => p.resolve(outcomes[i]!));
     } catch (error) {
+      this.#target = batch.length + this.#pending.length;
       for (const p of batch) p.reject(error);
     }
   }
