@@ -29,7 +29,7 @@ describe("encodeJson", () => {
     const first = encodeJson(answer(20_000, "first-answer-"), list);
     const firstBytes = Buffer.from(first.body); // a copy: the buffer is about to be reused
     first.release?.();
-    const smaller = answer(2_000, "second-");
+    const smaller = answer(6_000, "second-"); // past one piece (32 K), well short of the first
     const second = encodeJson(smaller, list);
     expect(second.body.toString("utf8")).toBe(JSON.stringify(smaller));
     expect(second.body.buffer).toBe(first.body.buffer);
