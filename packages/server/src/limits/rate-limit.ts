@@ -16,16 +16,21 @@ export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
  */
 export class AccountRateLimiter {
   readonly #limiters = new Map<string, RateLimiterAbstract>();
+  /** Each plan row's limiter, found without spelling its id on every request (grants share their plan's row). */
+  readonly #ofPlan = new WeakMap<Plan, RateLimiterAbstract>();
 
   constructor(private readonly factory: LimiterFactory = memoryLimiters) {}
 
   #limiter(plan: Plan): RateLimiterAbstract {
+    let limiter = this.#ofPlan.get(plan);
+    if (limiter) return limiter;
     const id = `${plan.rate_limit}/${plan.window_seconds}`;
-    let limiter = this.#limiters.get(id);
+    limiter = this.#limiters.get(id);
     if (!limiter) {
       limiter = this.factory(plan.rate_limit, plan.window_seconds, `rl:${id}`);
       this.#limiters.set(id, limiter);
     }
+    this.#ofPlan.set(plan, limiter);
     return limiter;
   }
 
