@@ -11,13 +11,29 @@ const charge = (lookups: number): Charge => ({
   quota_limit: 100,
 });
 
+/**
+ * A batch that charges everything and records each commit as its charges' lookups. Gated, its first commit
+ * waits for `release`; `firstUnderWay` resolves once that commit has started.
+ */
+function recordingBatch(gatherMs = 0, { gated = false } = {}) {
+  const commits: number[][] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  if (!gated) release();
+  const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+    commits.push(charges.map((c) => c.lookups));
+    if (commits.length === 1) await gate;
+    return charges.map((c) => ({ charged: true, used: c.lookups }));
+  }, gatherMs);
+  const firstUnderWay = async () => {
+    while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { batch, commits, release, firstUnderWay };
+}
+
 describe("ChargeBatch", () => {
   it("commits the charges of this event-loop turn and the next together, and a lone charge at once", async () => {
-    const commits: number[][] = [];
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
-      commits.push(charges.map((c) => c.lookups));
-      return charges.map((c) => ({ charged: true, used: c.lookups }));
-    });
+    const { batch, commits } = recordingBatch();
     const first = [batch.add(charge(1)), batch.add(charge(2))];
     await new Promise((resolve) => setImmediate(resolve)); // the next turn
     const next = batch.add(charge(3));
@@ -59,16 +75,9 @@ describe("ChargeBatch", () => {
   });
 
   it("answers charges that arrive during a commit in the next commit, in order", async () => {
-    const commits: number[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
-      commits.push(charges.map((c) => c.lookups));
-      if (commits.length === 1) await gate;
-      return charges.map((c) => ({ charged: true, used: c.lookups }));
-    });
+    const { batch, commits, release, firstUnderWay } = recordingBatch(0, { gated: true });
     const first = batch.add(charge(1));
-    while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve)); // the first commit is under way
+    await firstUnderWay();
     const later = [batch.add(charge(2)), batch.add(charge(3))];
     release();
     await Promise.all([first, ...later]);
@@ -79,11 +88,7 @@ describe("ChargeBatch", () => {
 
 describe("ChargeBatch with a gather time", () => {
   it("holds a group back until it is as large as the last commit's, and no longer than the gather time", async () => {
-    const commits: number[][] = [];
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
-      commits.push(charges.map((c) => c.lookups));
-      return charges.map((c) => ({ charged: true, used: c.lookups }));
-    }, 200);
+    const { batch, commits } = recordingBatch(200);
     await Promise.all([batch.add(charge(1)), batch.add(charge(2)), batch.add(charge(3))]);
     expect(commits).toEqual([[1, 2, 3]]);
 
@@ -108,16 +113,9 @@ describe("ChargeBatch with a gather time", () => {
   });
 
   it("counts the charges that came during a commit towards the next group's size", async () => {
-    const commits: number[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
-      commits.push(charges.map((c) => c.lookups));
-      if (commits.length === 1) await gate;
-      return charges.map((c) => ({ charged: true, used: c.lookups }));
-    }, 60_000);
+    const { batch, commits, release, firstUnderWay } = recordingBatch(60_000, { gated: true });
     const first = batch.add(charge(1));
-    while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve)); // the first commit is under way
+    await firstUnderWay();
     const during = [batch.add(charge(2)), batch.add(charge(3))];
     release();
     await first;
@@ -129,11 +127,7 @@ describe("ChargeBatch with a gather time", () => {
   });
 
   it("commits a held-back group when drained (the store closing)", async () => {
-    const commits: number[][] = [];
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
-      commits.push(charges.map((c) => c.lookups));
-      return charges.map((c) => ({ charged: true, used: c.lookups }));
-    }, 60_000);
+    const { batch, commits } = recordingBatch(60_000);
     await Promise.all([batch.add(charge(1)), batch.add(charge(2))]);
     const held = batch.add(charge(3));
     await new Promise((resolve) => setTimeout(resolve, 20));
