@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { Middleware } from "koa";
 import { rateLimitFields } from "./rate-limit-fields.js";
@@ -6,7 +6,20 @@ import type { AppState } from "./state.js";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-export const newRequestId = () => `req_${randomUUID().replace(/-/g, "")}`;
+// Random bytes drawn 4 KB at a time: a request id is then 16 of them in hex, a quarter of the cost of a
+// UUID with its dashes taken out.
+const entropy = Buffer.alloc(4096);
+let drawn = entropy.length;
+
+/** A new request id: `req_` and 128 random bits in hex. */
+export function newRequestId(): string {
+  if (drawn === entropy.length) {
+    randomFillSync(entropy);
+    drawn = 0;
+  }
+  drawn += 16;
+  return `req_${entropy.toString("hex", drawn - 16, drawn)}`;
+}
 
 /** The headers every answer carries besides its own, also the ones written to a bare socket. */
 export const BASIC_HEADERS = {
