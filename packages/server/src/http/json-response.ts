@@ -83,7 +83,9 @@ export function sendEncoded(
   ctx.respond = false;
   if (!ctx.writable) return release?.();
   const res = ctx.res;
-  res.writeHead(200, [...commonFields(ctx.state), ...fields, "Content-Type", contentType, "Content-Length", String(body.length)]);
+  const head = commonFields(ctx.state);
+  head.push(...fields, "Content-Type", contentType, "Content-Length", String(body.length));
+  res.writeHead(200, head);
   // Only after "finish" (the last byte handed to the kernel); an answer cut short leaves its buffer to GC.
   if (release) res.once("finish", release);
   res.end(body);

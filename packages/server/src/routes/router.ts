@@ -6,12 +6,15 @@ import { PATH_PARAM, pathParams, type Route, type RouteContext, type RouteHandle
 
 type Chain = (ctx: ParameterizedContext<AppState, RouteContext>, next: Next) => unknown;
 
-/** The endpoints of one path: its chain by method (HEAD answered by GET's), and how its parameters are read. */
+/** The endpoints of one path: its chain by method (HEAD answered by GET's). */
 interface PathEntry {
   template: string;
   methods: Map<string, Chain>;
-  /** For a path with parameters: its pattern and their names, in order. */
-  pattern?: RegExp;
+}
+
+/** A path with parameters: its pattern, and their names in order. */
+interface PatternedEntry extends PathEntry {
+  pattern: RegExp;
   names: string[];
 }
 
@@ -23,13 +26,11 @@ interface PathEntry {
  */
 export class RouteDispatcher {
   readonly #exact = new Map<string, PathEntry>();
-  readonly #patterned: PathEntry[] = [];
+  readonly #patterned: PatternedEntry[] = [];
 
   constructor(routes: readonly Route[], s: RouteServices) {
     for (const route of routes) {
-      const entry = this.#entryFor(route.path);
-      const method = route.method.toUpperCase();
-      entry.methods.set(method, chain([...guards(route, s), route.handler(s)]));
+      this.#methodsOf(route.path).set(route.method.toUpperCase(), chain([...guards(route, s), route.handler(s)]));
     }
   }
 
@@ -55,20 +56,21 @@ export class RouteDispatcher {
     const exact = this.#exact.get(path);
     if (exact) return { entry: exact, params: {} };
     for (const entry of this.#patterned) {
-      const match = entry.pattern!.exec(path);
+      const match = entry.pattern.exec(path);
       if (match) return { entry, params: Object.fromEntries(entry.names.map((name, i) => [name, decoded(match[i + 1]!)])) };
     }
     return undefined;
   }
 
-  #entryFor(template: string): PathEntry {
-    let entry = this.#exact.get(template) ?? this.#patterned.find((e) => e.template === template);
-    if (entry) return entry;
+  /** The chains by method of a path, made empty on its first route. */
+  #methodsOf(template: string): Map<string, Chain> {
+    const known = this.#exact.get(template) ?? this.#patterned.find((e) => e.template === template);
+    if (known) return known.methods;
+    const methods = new Map<string, Chain>();
     const names = pathParams(template);
-    entry = { template, methods: new Map(), names, ...(names.length > 0 && { pattern: patternOf(template) }) };
-    if (entry.pattern) this.#patterned.push(entry);
-    else this.#exact.set(template, entry);
-    return entry;
+    if (names.length === 0) this.#exact.set(template, { template, methods });
+    else this.#patterned.push({ template, methods, pattern: patternOf(template), names });
+    return methods;
   }
 }
 

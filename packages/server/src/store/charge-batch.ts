@@ -81,13 +81,16 @@ export class ChargeBatch {
   }
 
   async #commit(batch: Pending[]): Promise<void> {
+    let outcomes: ChargeOutcome[] | undefined;
+    let failure: unknown;
     try {
-      const outcomes = await this.commit(batch.map((p) => p.charge));
-      this.#target = batch.length + this.#pending.length; // before its clients are answered and come back
-      batch.forEach((p, i) => p.resolve(outcomes[i]!));
+      outcomes = await this.commit(batch.map((p) => p.charge));
     } catch (error) {
-      this.#target = batch.length + this.#pending.length;
-      for (const p of batch) p.reject(error);
+      failure = error;
     }
+    // The next group's size, taken before these clients are answered and come back.
+    this.#target = batch.length + this.#pending.length;
+    if (outcomes) batch.forEach((p, i) => p.resolve(outcomes[i]!));
+    else for (const p of batch) p.reject(failure);
   }
 }
