@@ -34,8 +34,12 @@ function plain(value: string): NormalizedIccid {
  * F padding. Idempotent: the value normalises to itself.
  */
 export function normalizeIccid(input: string): NormalizedIccid {
-  // Most ICCIDs arrive as plain digits, which normalise to themselves: one test instead of the passes below.
-  if (ALREADY_NORMAL.test(input)) return plain(input);
+  // Most ICCIDs arrive as plain digits, which normalise to themselves: one test instead of the passes
+  // below. (Kept this small, the function is inlined where it is called, and its answer never allocated.)
+  return ALREADY_NORMAL.test(input) ? plain(input) : normalizeWritten(input);
+}
+
+function normalizeWritten(input: string): NormalizedIccid {
   const whole = input.replace(SEPARATORS, "").toUpperCase();
   // Filler is stripped before the answer is read, and again after: so a value never reads as an answer.
   const stripped = whole.replace(LEADING_FILLER, "");

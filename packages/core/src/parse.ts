@@ -106,8 +106,9 @@ export function parseIccid(input: string): IccidParseResult {
   if (!digitsOnly && !HEX_ONLY.test(value)) {
     return reject(input, "invalid_characters", "the ICCID may hold only digits, hex letters A-F, spaces, dashes and dots");
   }
-  // The MII is judged before the length: "12AB" is better told "not an ICCID" than "too short".
-  if (!TELECOM_MII.startsWith(value.slice(0, 2))) {
+  // The MII is judged before the length: "12AB" is better told "not an ICCID" than "too short" (and "8",
+  // which may yet become one, is told it is too short).
+  if (!value.startsWith(TELECOM_MII) && !TELECOM_MII.startsWith(value)) {
     return reject(input, "invalid_mii", `an ICCID starts with ${TELECOM_MII} (the telecom industry identifier)`);
   }
   if (value.length < ICCID_MIN_LENGTH) {

@@ -98,6 +98,24 @@ describe("jsonEncoder", () => {
     expect(withOptional.encode({ a: "x", b: Number.NaN, c: [] })).toBe('{"a":"x","b":null,"c":[]}');
   });
 
+  it("writes numbers, enums and a field equal to the one before it as JSON.stringify does", () => {
+    const numbers = jsonEncoder(z.object({ n: z.number() }));
+    for (const n of [0, -0, 7, 1023, 1024, -1, 1.5, 1e21, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(numbers.encode({ n })).toBe(JSON.stringify({ n }));
+    }
+    // a few values are compared one by one, more are looked up
+    for (const values of [["a", "b"], ["a", "b", "c", "d", "e", "f"]] as const) {
+      const enumJson = jsonEncoder(z.object({ e: z.enum(values) }));
+      for (const e of [...values, "z"]) expect(enumJson.encode({ e } as never)).toBe(JSON.stringify({ e }));
+    }
+    // input and iccid the same string: plain or not, the second is written as the first
+    const pair = jsonEncoder(z.object({ first: z.string(), second: z.string() }));
+    for (const text of ["8944", 'say "hi"', "8944", "é", "8944"]) {
+      expect(pair.encode({ first: text, second: text })).toBe(JSON.stringify({ first: text, second: text }));
+      expect(pair.encode({ first: "8944", second: text })).toBe(JSON.stringify({ first: "8944", second: text }));
+    }
+  });
+
   it("does not reuse the JSON of a frozen object whose fields are objects themselves", () => {
     const outer = jsonEncoder(z.object({ inner: z.object({ n: z.number() }) }));
     const inner = { n: 1 };
