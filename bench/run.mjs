@@ -9,17 +9,21 @@ import { scaleOutRows } from "./suites/scale-out.mjs";
 import { sdkRows } from "./suites/sdk.mjs";
 import { serverRows } from "./suites/server.mjs";
 import { startupRows } from "./suites/startup.mjs";
+import { placementNote, PLACEMENT } from "./lib/cores.mjs";
 import { printTable } from "./lib/table.mjs";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 // The quick run measures exactly as the full run does (same amount of work per round, same warm-up), in
 // fewer rounds of the server and SDK figures; so its figures agree with the full run's, only their median
 // is taken over less. Round counts are odd, so that a median is one round's figure rather than the mean of
-// two. The CLI's and the scale-out's rounds are the same in both: with one CLI round its row differed from
-// the full runs' median by 11 %, and with five scale-out rounds that row moved by ± 6 % between quick runs
-// (group commits make its rounds the noisiest).
-const WORK = { lookups: 10_000, batches: 100, sdkCalls: 2_000, scaleOutLookups: 2_000, cliRounds: 3, scaleOutRounds: 11 };
-const settings = values.quick ? { quick: true, rounds: 5, ...WORK } : { quick: false, rounds: 11, ...WORK };
+// two. Rounds are short and many: a ratio's two figures are then measured closer together in time, and
+// the median is taken over more of them (with 11 rounds of twice the work, three full runs' single-over-
+// batch ratios spread by ± 8 %). The CLI's and the scale-out's rounds are the same in both: with one CLI
+// round its row differed from the full runs' median by 11 %, and with five scale-out rounds that row moved
+// by ± 6 % between quick runs (group commits make its rounds the noisiest).
+const WORK = { lookups: 5_000, batches: 50, sdkCalls: 5_000, scaleOutLookups: 1_000, cliRounds: 5, scaleOutRounds: 21 };
+const ROUNDS = { full: 21, quick: 9 };
+const settings = values.quick ? { quick: true, rounds: ROUNDS.quick, ...WORK } : { quick: false, rounds: ROUNDS.full, ...WORK };
 
 const suites = { server: serverRows, sdk: sdkRows, cli: cliRows, startup: startupRows, "scale-out": scaleOutRows };
 const context = { settings, measured: {} };
@@ -31,9 +35,12 @@ for (const [name, suite] of Object.entries(suites)) {
 }
 
 printTable(rows);
-const results = { date: new Date().toISOString(), node: process.version, quick: settings.quick, rows };
+console.log(`\n${placementNote()}`);
+const results = { date: new Date().toISOString(), node: process.version, quick: settings.quick, placement: PLACEMENT, rows };
 writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 // A quick run's medians are over fewer rounds: the bars are judged by the full run, which exits 1 when
 // one is missed.
-if (settings.quick) console.log("\nquick run: 5 rounds instead of 11 for the server and the SDK (the CLI and scale-out as in the full run); the bars are judged by a full `pnpm bench`.");
+if (settings.quick) {
+  console.log(`\nquick run: ${ROUNDS.quick} rounds instead of ${ROUNDS.full} for the server and the SDK (the CLI and scale-out as in the full run); the bars are judged by a full \`pnpm bench\`.`);
+}
 process.exit(!settings.quick && rows.some((r) => r.pass === false) ? 1 : 0);

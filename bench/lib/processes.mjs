@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { onServerCore } from "./cores.mjs";
 
 const SERVER = fileURLToPath(new URL("./child-server.mjs", import.meta.url));
 const CLIENT = fileURLToPath(new URL("./child-client.mjs", import.meta.url));
@@ -8,7 +9,7 @@ const CLIENT = fileURLToPath(new URL("./child-client.mjs", import.meta.url));
 // BENCH_CPU_PROF=<dir>: every bench child writes a V8 CPU profile there when it stops (node --cpu-prof).
 const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
-/** Starts a bench server child (see child-server.mjs); resolves like startChild. */
+/** Starts a bench server child (see child-server.mjs) on the servers' core (cores.mjs); resolves like startChild. */
 export function startServer(kind, env = {}) {
   return startChild(SERVER, kind, env);
 }
@@ -23,7 +24,9 @@ export function startClient(kind, server) {
  * `send(message)` asks the child over IPC and resolves with its answer.
  */
 async function startChild(script, kind, env) {
-  const child = spawn(process.execPath, [...PROFILE, script, kind], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const argv = [process.execPath, ...PROFILE, script, kind];
+  const [cmd, ...args] = script === SERVER ? onServerCore(argv) : argv;
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit", "ipc"] });
   let out = "";
   const ready = await new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));

@@ -3,6 +3,8 @@ import { medianOver, rounds } from "../lib/load.mjs";
 import { startClient, startServer } from "../lib/processes.mjs";
 import { costRow, row } from "../lib/table.mjs";
 
+const WARM_UP_CALLS = 20_000;
+
 /** A client child's CPU time per call (µs) and calls/s over `calls` lookups. */
 async function clientCost(client, calls) {
   const started = performance.now();
@@ -22,7 +24,7 @@ export async function sdkRows({ settings }) {
   try {
     // The SDK brings more code to compile than the raw call: both get a long warm-up before the rounds
     // (in the first few thousand calls the SDK's figure still falls by half).
-    await Promise.all([sdk.send({ calls: 10 * settings.sdkCalls }), raw.send({ calls: 10 * settings.sdkCalls })]);
+    await Promise.all([sdk.send({ calls: WARM_UP_CALLS }), raw.send({ calls: WARM_UP_CALLS })]);
     const all = await rounds(settings.rounds, { sdk: () => clientCost(sdk, settings.sdkCalls), raw: () => clientCost(raw, settings.sdkCalls) });
     return [
       costRow(
