@@ -39,6 +39,7 @@ export function normalizeIccid(input: string): NormalizedIccid {
   return ALREADY_NORMAL.test(input) ? plain(input) : normalizeWritten(input);
 }
 
+/** normalizeIccid for anything that is not already plain digits after 89: the passes, one by one. */
 function normalizeWritten(input: string): NormalizedIccid {
   const whole = input.replace(SEPARATORS, "").toUpperCase();
   // Filler is stripped before the answer is read, and again after: so a value never reads as an answer.
