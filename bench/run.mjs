@@ -13,16 +13,10 @@ import { placementNote, PLACEMENT } from "./lib/cores.mjs";
 import { printTable } from "./lib/table.mjs";
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
-// The quick run measures exactly as the full run does (same amount of work per round, same warm-up), in
-// fewer rounds of the server and SDK figures; so its figures agree with the full run's, only their median
-// is taken over less. Round counts are odd, so that a median is one round's figure rather than the mean of
-// two. Rounds are short and many: a ratio's two figures are then measured closer together in time, and
-// the median is taken over more of them (with 11 rounds of twice the work, three full runs' single-over-
-// batch ratios spread by ± 8 %). Not so the scale-out's: an instance on PostgreSQL starts each round
-// colder than one on SQLite, and rounds of 1,000 lookups took its ratio from about 0.74 to 0.71 (and once
-// under its bar); it keeps rounds of 2,000. The CLI's and the scale-out's rounds are the same in both
-// runs: with one CLI round its row differed from the full runs' median by 11 %, and with five scale-out
-// rounds that row moved by ± 6 % between quick runs (group commits make its rounds the noisiest).
+// The quick run measures exactly as the full run does (same work per round, same warm-up) in fewer rounds
+// of the server and SDK figures; the CLI's and the scale-out's rounds are the same in both. Round counts
+// are odd, so that a median is one round's figure. Why rounds are short and many, and why the scale-out's
+// are not: bench/README.md, "What is measured".
 const WORK = { lookups: 5_000, batches: 50, sdkCalls: 5_000, scaleOutLookups: 2_000, cliRounds: 5, scaleOutRounds: 15 };
 const ROUNDS = { full: 21, quick: 9 };
 const settings = values.quick ? { quick: true, rounds: ROUNDS.quick, ...WORK } : { quick: false, rounds: ROUNDS.full, ...WORK };

@@ -41,13 +41,22 @@ function isPlain(text: string): boolean {
   return true;
 }
 
+type PlainCheck = (text: string) => boolean;
+const plainChecks = new WeakMap<ZodInternals, PlainCheck>();
+
 /**
- * A check of one field's strings that remembers the last one found plain: a field that keeps its value
- * from one result to the next (a data version, a calling code) is checked once, not once per result.
+ * The check of a string schema's values, one per schema (its writer and the object writer that quotes it
+ * in place share it), remembering the last one found plain: a field that keeps its value from one result
+ * to the next (a data version, a calling code) is checked once, not once per result.
  */
-function plainCheck(): (text: string) => boolean {
-  let last: string | undefined;
-  return (text) => text === last || (isPlain(text) && ((last = text), true));
+function plainCheckOf(schema: ZodInternals): PlainCheck {
+  let check = plainChecks.get(schema);
+  if (!check) {
+    let last: string | undefined;
+    check = (text) => text === last || (isPlain(text) && ((last = text), true));
+    plainChecks.set(schema, check);
+  }
+  return check;
 }
 
 // The JSON of small whole numbers (a batch item's index, a length), made once.
@@ -86,7 +95,7 @@ function build(schema: ZodInternals): Write {
       return (value) => (value === null ? "null" : inner(value));
     }
     case "string": {
-      const plain = plainCheck();
+      const plain = plainCheckOf(schema);
       return (value) => (typeof value === "string" && plain(value) ? `"${value}"` : anyValue(value));
     }
     case "number":
@@ -115,7 +124,7 @@ function objectWriter(shape: Record<string, ZodInternals>): Write {
   const reads = keys.map((key, i) => `const f${i} = v[${JSON.stringify(key)}];`).join("\n");
   const absent = keys.map((_, i) => `f${i} === undefined`).join(" || ") || "false";
   const strings = keys.map((key) => shape[key]!._zod.def.type === "string");
-  const checks = keys.map((_, i) => (strings[i] ? plainCheck() : undefined));
+  const checks = keys.map((key, i) => (strings[i] ? plainCheckOf(shape[key]!) : undefined));
   // A string equal to the string field before it (an ICCID sent as it is written: input and iccid) is
   // plain when that one is, which the check before it found.
   const stringFields = keys.flatMap((_, i) => (strings[i] ? [i] : []));
