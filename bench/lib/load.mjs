@@ -1,30 +1,14 @@
-import autocannon from "autocannon";
 import { cpuDuring } from "./cpu.mjs";
 
-/** Sends `amount` POSTs with `connections` in flight (autocannon); resolves with the requests per second. */
-export async function post({ url, path, key, body, connections, amount }) {
-  const started = performance.now();
-  const result = await autocannon({
-    url: `${url}${path}`,
-    method: "POST",
-    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body,
-    connections,
-    amount,
-  });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0) throw new Error(`${url}${path}: ${failures} failed requests of ${result.requests.total}`);
-  return amount / ((performance.now() - started) / 1000);
-}
-
 /**
- * The CPU time the server process (`server.pid`) spends on `amount` requests of `load`, per `perRequest`
- * units of work: { cost: µs per unit, rate: units per second (information only) }.
+ * The CPU time the server process (`server.pid`) spends on `load.amount` requests of `load` (sent by its
+ * generator, `server.post`), per `perRequest` units of work: { cost: µs per unit, rate: units per second
+ * (information only) }.
  */
 export async function serverCost(server, load, perRequest = 1) {
   let rate = 0;
   const [micros] = await cpuDuring([server.pid], async () => {
-    rate = await post({ url: server.url, key: server.key, ...load });
+    rate = await server.post(load);
   });
   return { cost: micros / (load.amount * perRequest), rate: rate * perRequest };
 }

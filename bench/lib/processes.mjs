@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { onServerCore } from "./cores.mjs";
+import { httpLoad } from "./http-load.mjs";
 
 const SERVER = fileURLToPath(new URL("./child-server.mjs", import.meta.url));
 const CLIENT = fileURLToPath(new URL("./child-client.mjs", import.meta.url));
@@ -9,9 +10,22 @@ const CLIENT = fileURLToPath(new URL("./child-client.mjs", import.meta.url));
 // BENCH_CPU_PROF=<dir>: every bench child writes a V8 CPU profile there when it stops (node --cpu-prof).
 const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
-/** Starts a bench server child (see child-server.mjs) on the servers' core (cores.mjs); resolves like startChild. */
-export function startServer(kind, env = {}) {
-  return startChild(SERVER, kind, env);
+/**
+ * Starts a bench server child (see child-server.mjs) on the servers' core (cores.mjs); resolves like
+ * startChild, plus `post(load)`: the bench's load generator for this server (http-load.mjs), whose
+ * connections are kept from one round to the next.
+ */
+export async function startServer(kind, env = {}) {
+  const server = await startChild(SERVER, kind, env);
+  const load = httpLoad(server.url, server.key);
+  return {
+    ...server,
+    post: load.post,
+    async stop() {
+      load.close();
+      await server.stop();
+    },
+  };
 }
 
 /** Starts a bench client child (see child-client.mjs) calling `server`; resolves like startChild. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { connectRedis, redisReady } from "../../packages/server/dist/index.js";
 import { cpuDuring } from "../lib/cpu.mjs";
-import { medianOver, post, rounds } from "../lib/load.mjs";
+import { medianOver, rounds } from "../lib/load.mjs";
 import { startServer } from "../lib/processes.mjs";
 import { costRow, row } from "../lib/table.mjs";
 
@@ -48,19 +48,19 @@ export async function scaleOutRows({ settings }) {
     // A long warm-up for both first: the instance on PostgreSQL + Redis runs much more library code (pg,
     // its pool, ioredis, the limiter) for V8 to compile, and its figure kept falling over the first
     // 10,000 lookups (271 → 135 µs in a profile); measured before that, it was timing the compiler.
-    await Promise.all([scaled, sqlite].map((server) => post({ url: server.url, key: server.key, ...LOOKUP, amount: 10 * amount })));
+    await Promise.all([scaled, sqlite].map((server) => server.post({ ...LOOKUP, amount: 10 * amount })));
     const all = await rounds(settings.scaleOutRounds, {
       onPg: async () => {
         let rate = 0;
         const [instance, postgres, redisMicros] = await cpuDuring([scaled.pid, database.backends, redisPid], async () => {
-          rate = await post({ url: scaled.url, key: scaled.key, ...LOOKUP, amount });
+          rate = await scaled.post({ ...LOOKUP, amount });
         });
         return { cost: instance / amount, postgres: postgres / amount, redis: redisMicros / amount, rate };
       },
       onSqlite: async () => {
         let rate = 0;
         const [instance] = await cpuDuring([sqlite.pid], async () => {
-          rate = await post({ url: sqlite.url, key: sqlite.key, ...LOOKUP, amount });
+          rate = await sqlite.post({ ...LOOKUP, amount });
         });
         return { cost: instance / amount, rate };
       },

@@ -30,7 +30,7 @@ export async function serverRows({ settings }) {
       echo: () => serverCost(echo, { ...LOOKUP, amount: settings.lookups }),
       batch: () => serverCost(iccid, { ...BATCH, amount: settings.batches }, 1000),
       inProcess: () => inProcessCost(inProcess, settings.batches),
-    }, 3);
+    }, settings.warmUpRounds);
     const cost = (name) => medianOver(all, (r) => r[name].cost);
     const rate = (name) => medianOver(all, (r) => r[name].rate);
     const ratio = (a, b) => medianOver(all, (r) => r[a].cost / r[b].cost);
