@@ -55,7 +55,8 @@ export type IccidParseResult = ParsedIccid | RejectedIccid;
 
 const HEX_ONLY = /^[0-9A-F]+$/;
 const DECIMAL_ONLY = /^[0-9]+$/;
-const STANDARD_LENGTHS = new Set([19, 20]);
+/** 19 and 20 digits are the standard lengths (compared, not looked up: this runs for every ICCID). */
+const isStandardLength = (length: number): boolean => length === 19 || length === 20;
 
 // One frozen object per warning, shared by every result: no allocation per ICCID.
 const WARNINGS: Record<IccidWarningCode, Readonly<IccidWarning>> = {
@@ -122,7 +123,7 @@ export function parseIccid(input: string): IccidParseResult {
   if (modemTag !== null) warnings.push(warning("modem_response"));
   if (nibbleSwapped) warnings.push(warning("nibble_swapped"));
   if (filler !== null) warnings.push(FILLER_WARNINGS[filler]);
-  if (!STANDARD_LENGTHS.has(value.length)) warnings.push(warning("non_standard_length"));
+  if (!isStandardLength(value.length)) warnings.push(warning("non_standard_length"));
   let checks: IccidChecks;
   if (digitsOnly || DECIMAL_ONLY.test(value)) {
     checks = passesLuhn(value) ? PASSING_CHECKS : failingChecks(value);
