@@ -7,8 +7,13 @@ import { connect } from "node:net";
 
 const HEAD_END = "\r\n\r\n";
 
-/** One keep-alive connection: `send(request)` writes it and resolves once its whole answer has arrived. */
+/**
+ * One keep-alive connection: `send(request)` writes it and resolves with the answer's status once the whole
+ * answer has arrived. `open` turns false when the connection closes (a server closes one left idle past its
+ * keep-alive timeout).
+ */
 class Connection {
+  open = true;
   #socket;
   #pending = null;
   #buffered = Buffer.alloc(0);
@@ -19,7 +24,10 @@ class Connection {
     this.#socket = connect({ host, port, noDelay: true });
     this.#socket.on("data", (chunk) => this.#read(chunk));
     this.#socket.on("error", (error) => this.#fail(error));
-    this.#socket.on("close", () => this.#fail(new Error("the server closed the connection")));
+    this.#socket.on("close", () => {
+      this.open = false;
+      this.#fail(new Error("the server closed the connection"));
+    });
   }
 
   send(request) {
@@ -66,7 +74,8 @@ class Connection {
 /**
  * A load generator for the server at `url`, sending as API key `key`. `post({ path, body, connections,
  * amount })` sends `amount` POSTs with `connections` in flight and resolves with the requests per second;
- * any answer but 200 rejects. Connections are opened as needed and kept until `close()`.
+ * any answer but 200 rejects. Connections are opened as needed, and again when the server closed them, and
+ * kept until `close()`.
  */
 export function httpLoad(url, key) {
   const connections = [];
@@ -87,7 +96,7 @@ export function httpLoad(url, key) {
     async post({ path, body, connections: inFlight, amount }) {
       const { hostname, port } = new URL(url);
       const request = requestFor(hostname, port, path, body);
-      while (connections.length < inFlight) connections.push(new Connection(hostname, Number(port)));
+      for (let i = 0; i < inFlight; i++) if (!connections[i]?.open) connections[i] = new Connection(hostname, Number(port));
       let sent = 0;
       const started = performance.now();
       const worker = async (connection) => {
