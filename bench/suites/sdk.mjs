@@ -25,7 +25,7 @@ export async function sdkRows({ settings }) {
     // The SDK brings more code to compile than the raw call: both get a long warm-up before the rounds
     // (in the first few thousand calls the SDK's figure still falls by half).
     await Promise.all([sdk.send({ calls: WARM_UP_CALLS }), raw.send({ calls: WARM_UP_CALLS })]);
-    const all = await rounds(settings.sdkRounds, { sdk: () => clientCost(sdk, settings.sdkCalls), raw: () => clientCost(raw, settings.sdkCalls) });
+    const all = await rounds(settings.rounds, { sdk: () => clientCost(sdk, settings.sdkCalls), raw: () => clientCost(raw, settings.sdkCalls) });
     return [
       costRow(
         "SDK lookup, client side (CPU)",
