@@ -69,10 +69,12 @@ export async function scaleOutRows({ settings }) {
     const m = (figure) => medianOver(all, figure);
     const sqliteCost = m((r) => r.onSqlite.cost);
     // The scale-out bars: an instance on PostgreSQL + Redis costs at most 1.5 × one on SQLite (ratio ≥ 0.67),
-    // and PostgreSQL's backends at most 60 µs per lookup.
+    // and PostgreSQL's backends at most 60 µs per lookup. That ceiling is a fixed figure, so the row moves
+    // with the machine's speed; the same cost against the instance on SQLite in the same rounds does not.
     return [
       costRow("instance on PostgreSQL + Redis (CPU)", m((r) => r.onPg.cost), sqliteCost, "µs/lookup vs instance on SQLite", "≥ 0.67", m((r) => r.onSqlite.cost / r.onPg.cost)),
       row("PostgreSQL backends (CPU)", m((r) => r.onPg.postgres), 60, "µs/lookup vs 60 µs ceiling", "≤ 1"),
+      row("PostgreSQL backends vs an instance (CPU)", m((r) => r.onPg.postgres), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onPg.postgres / r.onSqlite.cost)),
       row("Redis server (CPU)", m((r) => r.onPg.redis), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onPg.redis / r.onSqlite.cost)),
       row("instance on PostgreSQL + Redis (throughput)", m((r) => r.onPg.rate), m((r) => r.onSqlite.rate), "req/s vs instance on SQLite", null),
     ];
