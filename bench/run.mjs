@@ -22,7 +22,7 @@ const CLI_ROUNDS = { full: 5, quick: 3 };
 const settings = { quick: values.quick, cliRounds: CLI_ROUNDS[values.quick ? "quick" : "full"], ...WORK };
 
 const suites = { server: serverRows, sdk: sdkRows, cli: cliRows, startup: startupRows, "scale-out": scaleOutRows };
-const context = { settings, measured: {} };
+const context = { settings };
 const rows = [];
 for (const [name, suite] of Object.entries(suites)) {
   if (values.only && !values.only.split(",").includes(name)) continue;

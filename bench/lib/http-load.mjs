@@ -78,9 +78,10 @@ class Connection {
  * kept until `close()`.
  */
 export function httpLoad(url, key) {
+  const { hostname, port } = new URL(url);
   const connections = [];
   const requests = new Map();
-  const requestFor = (hostname, port, path, body) => {
+  const requestFor = (path, body) => {
     const id = `${path}\n${body}`;
     let request = requests.get(id);
     if (!request) {
@@ -94,8 +95,7 @@ export function httpLoad(url, key) {
   };
   return {
     async post({ path, body, connections: inFlight, amount }) {
-      const { hostname, port } = new URL(url);
-      const request = requestFor(hostname, port, path, body);
+      const request = requestFor(path, body);
       for (let i = 0; i < inFlight; i++) if (!connections[i]?.open) connections[i] = new Connection(hostname, Number(port));
       let sent = 0;
       const started = performance.now();

@@ -12,11 +12,12 @@ const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${pr
 
 /**
  * Starts a bench server child (see child-server.mjs) on the servers' core (cores.mjs); resolves like
- * startChild, plus `post(load)`: the bench's load generator for this server (http-load.mjs), whose
- * connections are kept from one round to the next.
+ * startChild, plus, for a child that serves HTTP, `post(load)`: the bench's load generator for this server
+ * (http-load.mjs), whose connections are kept from one round to the next.
  */
 export async function startServer(kind, env = {}) {
   const server = await startChild(SERVER, kind, env);
+  if (!server.url) return server;
   const load = httpLoad(server.url, server.key);
   return {
     ...server,

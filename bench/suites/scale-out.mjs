@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { connectRedis, redisReady } from "../../packages/server/dist/index.js";
 import { cpuDuring } from "../lib/cpu.mjs";
-import { medianOver, rounds } from "../lib/load.mjs";
+import { medianOver, rounds, serverCost } from "../lib/load.mjs";
 import { startServer } from "../lib/processes.mjs";
 import { costRow, row } from "../lib/table.mjs";
 
@@ -58,13 +58,7 @@ export async function scaleOutRows({ settings }) {
         });
         return { cost: instance / amount, postgres: postgres / amount, redis: redisMicros / amount, rate };
       },
-      onSqlite: async () => {
-        let rate = 0;
-        const [instance] = await cpuDuring([sqlite.pid], async () => {
-          rate = await sqlite.post({ ...LOOKUP, amount });
-        });
-        return { cost: instance / amount, rate };
-      },
+      onSqlite: () => serverCost(sqlite, { ...LOOKUP, amount }),
     });
     const m = (figure) => medianOver(all, figure);
     const sqliteCost = m((r) => r.onSqlite.cost);

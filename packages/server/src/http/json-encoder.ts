@@ -41,23 +41,25 @@ function isPlain(text: string): boolean {
   return true;
 }
 
-type PlainCheck = (text: string) => boolean;
-const plainChecks = new WeakMap<ZodInternals, PlainCheck>();
+/** `make(schema)` made once per schema, whoever asks for it. */
+function perSchema<V>(make: (schema: ZodInternals) => V): (schema: ZodInternals) => V {
+  const made = new WeakMap<ZodInternals, V>();
+  return (schema) => {
+    let value = made.get(schema);
+    if (value === undefined) made.set(schema, (value = make(schema)));
+    return value;
+  };
+}
 
 /**
  * The check of a string schema's values, one per schema (its writer and the object writer that quotes it
  * in place share it), remembering the last one found plain: a field that keeps its value from one result
  * to the next (a data version, a calling code) is checked once, not once per result.
  */
-function plainCheckOf(schema: ZodInternals): PlainCheck {
-  let check = plainChecks.get(schema);
-  if (!check) {
-    let last: string | undefined;
-    check = (text) => text === last || (isPlain(text) && ((last = text), true));
-    plainChecks.set(schema, check);
-  }
-  return check;
-}
+const plainCheckOf = perSchema((): ((text: string) => boolean) => {
+  let last: string | undefined;
+  return (text) => text === last || (isPlain(text) && ((last = text), true));
+});
 
 // The JSON of small whole numbers (a batch item's index, a length), made once.
 const SMALL_INTEGERS = Array.from({ length: 1024 }, (_, n) => `${n}`);
@@ -73,13 +75,7 @@ export function jsonEncoder<S extends z.ZodType>(schema: S): JsonEncoder<z.outpu
 
 // One writer per schema, whoever asks (the single-lookup route, the batch answer, its pieces): writers
 // keep the JSON of shared frozen objects, which is then made once for all of them.
-const compiled = new WeakMap<ZodInternals, Write>();
-
-function compile(schema: ZodInternals): Write {
-  let write = compiled.get(schema);
-  if (!write) compiled.set(schema, (write = build(schema)));
-  return write;
-}
+const compile = perSchema(build);
 
 function build(schema: ZodInternals): Write {
   const def = schema._zod.def;
