@@ -6,7 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { hoverer } from "./hover.js";
+
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const PACKAGES = ["core", "sdk", "cli", "server"];
 let dir: string;
 let app: string;
@@ -34,13 +37,21 @@ describe("the packed packages, installed with npm into an empty project", () => 
     }
   });
 
+  it("each carries the MIT licence and a README", () => {
+    for (const tarball of tarballs) {
+      const files = run("tar", ["-tzf", tarball], dir).split("\n");
+      expect(files, tarball).toEqual(expect.arrayContaining(["package/LICENSE", "package/README.md"]));
+      expect(run("tar", ["-xzOf", tarball, "package/LICENSE"], dir)).toMatch(/^MIT License/);
+    }
+  });
+
   it("the SDK loads with require and with import", () => {
     const probe = "console.log(typeof sdk.IccidClient, sdk.luhnCheckDigit('8944100000000000001'), typeof sdk.isAPIError)";
     expect(run("node", ["-e", `const sdk = require("@iccid/sdk"); ${probe}`])).toBe("function 8 function\n");
     expect(run("node", ["--input-type=module", "-e", `import * as sdk from "@iccid/sdk"; ${probe}`])).toBe("function 8 function\n");
   });
 
-  it("the SDK's types check strictly from CommonJS and from ES modules", () => {
+  it("the SDK's types check strictly from CommonJS and from ES modules, and from CommonJS under node10 without esModuleInterop", () => {
     const use = `const client = new IccidClient({ apiKey: "iccid_x", maxRetries: 0 });
 const lookup: Promise<LookupResult> = client.iccid.lookup("8944 1000 0000 0000 0018");
 const digit: string = luhnCheckDigit("8944100000000000001");
@@ -50,9 +61,31 @@ void lookup; void wrong;
 `;
     writeFileSync(join(app, "cjs.cts"), `import { IccidClient, luhnCheckDigit, type LookupResult } from "@iccid/sdk";\n${use}`);
     writeFileSync(join(app, "esm.mts"), `import { IccidClient, luhnCheckDigit, type LookupResult } from "@iccid/sdk";\n${use}`);
-    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    const flags = ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--skipLibCheck", "false", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types")];
-    expect(run("node", [tsc, ...flags, "cjs.cts", "esm.mts"])).toBe("");
+    writeFileSync(join(app, "node10.ts"), `import { IccidClient, luhnCheckDigit, LookupResult } from "@iccid/sdk";\n${use}`);
+    const strict = ["--noEmit", "--strict", "--target", "es2022", "--skipLibCheck", "false", "--types", "node", "--typeRoots", join(ROOT, "node_modules", "@types")];
+    expect(run("node", [TSC, ...strict, "--module", "nodenext", "--moduleResolution", "nodenext", "cjs.cts", "esm.mts"])).toBe("");
+    // An older CommonJS project: node10 resolution ignores `exports`, and without esModuleInterop zod's own
+    // declarations do not compile (TS1259), so the SDK's declarations must never reach zod.
+    const node10 = ["--module", "commonjs", "--moduleResolution", "node10", "--esModuleInterop", "false", "--listFiles"];
+    const files = run("node", [TSC, ...strict, ...node10, "node10.ts"]).split("\n");
+    expect(files.filter((file) => file.includes("/zod/"))).toEqual([]);
+    expect(files.some((file) => file.endsWith("@iccid/sdk/dist/cjs/index.d.ts"))).toBe(true);
+  }, 240_000); // two strict compiles of the SDK's declarations and their dependencies
+
+  it("an editor shows the SDK's results as named types, with a doc comment on each field", () => {
+    writeFileSync(join(app, "hover.ts"), `import { IccidClient } from "@iccid/sdk";
+export async function show(client: IccidClient): Promise<void> {
+  const result = await client.iccid.lookup("8944 1000 0000 0000 0018");
+  const batch = await client.iccid.batch(["8944 1000 0000 0000 0018"]);
+  void result.country; void batch.summary;
+}
+`);
+    const hover = hoverer(app, "hover.ts");
+    expect(hover("result")).toMatchObject({ display: "const result: LookupResult" });
+    expect(hover("batch")).toMatchObject({ display: "const batch: BatchResult" });
+    expect(hover("country")).toMatchObject({ display: "(property) LookupResult.country: Country | null" });
+    expect(hover("country").docs).toMatch(/issuer/);
+    expect(hover("summary").docs).toMatch(/counts/);
   });
 
   it("the server's test support is not published", () => {

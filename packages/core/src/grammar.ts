@@ -1,8 +1,13 @@
-// The pure, schema-free part of the core: the ICCID grammar, the key format and the contract's constants.
-// A command-line tool that only validates imports this and skips building the zod schemas at start-up.
+// The pure, schema-free part of the core: the ICCID grammar, the key format, the contract's constants and
+// the flat lookup row. A command-line tool that only validates imports this and skips building the zod
+// schemas at start-up; the SDK's public declarations import only this and `./types`, so that its users'
+// compilers never load zod.
 export * from "./api-key.js";
+export * from "./batch-limit.js";
+export * from "./csv-cell.js";
 export * from "./grammar-codes.js";
 export * from "./granularity.js";
+export * from "./lookup-row.js";
 export * from "./luhn.js";
 export * from "./normalize.js";
 export * from "./parse.js";

@@ -1,5 +1,5 @@
 import { csvCell } from "./csv-cell.js";
-import type { LookupResult } from "./schemas/lookup.js";
+import type { LookupResult } from "./types/lookup.js";
 
 // The flat row of a lookup: the columns of the server's CSV batch answer and of every `iccid` CLI format
 // that has columns (`lookup --output csv`, the piped tab-separated output, `batch` CSV), so that a script

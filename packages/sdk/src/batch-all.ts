@@ -1,4 +1,5 @@
-import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, type BatchItem, type BatchResult } from "@iccid/core";
+import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid } from "@iccid/core/grammar";
+import type { BatchItem, BatchResult } from "@iccid/core/types";
 import { checkedAnswer, invalidAnswer, type Answer } from "./answer.js";
 import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
 import { CsvRows, csvRowsOf } from "./csv-rows.js";

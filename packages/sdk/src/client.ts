@@ -1,4 +1,4 @@
-import { isWellFormedApiKey } from "@iccid/core";
+import { isWellFormedApiKey } from "@iccid/core/grammar";
 import { Agent, type Dispatcher } from "undici";
 import { checkedAnswer, type Answer, type ResponseSchema } from "./answer.js";
 import { ApiKeyError } from "./errors.js";

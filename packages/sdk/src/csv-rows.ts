@@ -1,4 +1,5 @@
-import { csvLine, LOOKUP_ROW_COLUMNS, LOOKUP_ROW_VALID, lookupRowCsv, rowOutcome, type BatchItem, type LookupOutcome, type RowOutcome } from "@iccid/core";
+import { csvLine, LOOKUP_ROW_COLUMNS, LOOKUP_ROW_VALID, lookupRowCsv, rowOutcome, type LookupOutcome, type RowOutcome } from "@iccid/core/grammar";
+import type { BatchItem } from "@iccid/core/types";
 import { invalidAnswer, type Answer, type Call } from "./answer.js";
 
 // The batch answer as CSV (docs/api.md, "The batch as CSV"): a header line, then one lookup row per ICCID

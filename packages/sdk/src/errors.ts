@@ -1,4 +1,4 @@
-import type { FieldError } from "@iccid/core";
+import type { FieldError } from "@iccid/core/types";
 import type { RateLimitInfo } from "./rate-limit-fields.js";
 
 // Every error the SDK throws. Each class sets its `name` on the prototype, and the guards at the bottom

@@ -12,7 +12,8 @@ export { parseRateLimitFields, parseRetryAfter, type RateLimitInfo } from "./rat
 export { SDK_VERSION } from "./version.js";
 export * from "./errors.js";
 
-// Offline tools and wire types from the core, so that SDK users need one import.
+// Offline tools and wire types from the core, so that SDK users need one import. Only the core's zod-free
+// entries: a consumer's compiler reads these declarations without loading zod.
 export {
   API_KEY_PATTERN,
   isWellFormedApiKey,
@@ -22,10 +23,25 @@ export {
   BATCH_MAX_ITEMS,
   LOOKUP_ROW_COLUMNS,
   rowOutcome,
-} from "@iccid/core";
+} from "@iccid/core/grammar";
+export type {
+  Granularity,
+  IccidErrorCode,
+  IccidGrammarError,
+  IccidParseResult,
+  IccidWarning,
+  IccidWarningCode,
+  LuhnStatus,
+  ParsedIccid,
+  ProblemCode,
+  RejectedIccid,
+  RowOutcome,
+} from "@iccid/core/grammar";
 export type {
   BatchItem,
   BatchItemError,
+  BatchItemFailed,
+  BatchItemOk,
   BatchRequest,
   BatchResult,
   BatchSummary,
@@ -33,24 +49,15 @@ export type {
   CreateKeyRequest,
   CreatedKey,
   FieldError,
-  Granularity,
-  IccidErrorCode,
-  IccidGrammarError,
-  IccidParseResult,
-  IccidWarning,
-  IccidWarningCode,
+  HomeNetwork,
   Issuer,
   KeyList,
   KeyRecord,
   LoginRequest,
+  LookupChecks,
   LookupRequest,
   LookupResult,
-  LuhnStatus,
-  ParsedIccid,
   Problem,
-  ProblemCode,
-  RejectedIccid,
-  RowOutcome,
   Session,
   Subscription,
   SubscriptionStatus,
@@ -58,4 +65,4 @@ export type {
   UsageBucket,
   UsageByKey,
   UsageQuery,
-} from "@iccid/core";
+} from "@iccid/core/types";

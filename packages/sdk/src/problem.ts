@@ -1,4 +1,4 @@
-import type { FieldError } from "@iccid/core";
+import type { FieldError } from "@iccid/core/types";
 import {
   APIError,
   AuthenticationError,

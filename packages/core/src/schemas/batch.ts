@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { BATCH_MAX_ITEMS } from "../batch-limit.js";
 import { ICCID_ERROR_CODES } from "../grammar-codes.js";
 import { LookupResult } from "./lookup.js";
 import { apiSchemas } from "./registry.js";
-
-export const BATCH_MAX_ITEMS = 1000;
+import type * as Wire from "../types/batch.js";
 
 export const BatchRequest = z
   .strictObject({
@@ -40,8 +40,8 @@ export const BatchResult = z
   .object({ results: z.array(BatchItem), summary: BatchSummary })
   .register(apiSchemas, { id: "BatchResult" });
 
-export type BatchRequest = z.infer<typeof BatchRequest>;
-export type BatchItem = z.infer<typeof BatchItem>;
-export type BatchItemError = z.infer<typeof BatchItemError>;
-export type BatchSummary = z.infer<typeof BatchSummary>;
-export type BatchResult = z.infer<typeof BatchResult>;
+export type BatchRequest = Wire.BatchRequest;
+export type BatchItem = Wire.BatchItem;
+export type BatchItemError = Wire.BatchItemError;
+export type BatchSummary = Wire.BatchSummary;
+export type BatchResult = Wire.BatchResult;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
+import type * as Wire from "../types/keys.js";
 
 export const KEY_NAME_MAX_LENGTH = 100;
 
@@ -34,7 +35,7 @@ export const CreatedKey = KeyRecord.extend({
 
 export const KeyList = z.object({ data: z.array(KeyRecord) }).register(apiSchemas, { id: "KeyList" });
 
-export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>;
-export type KeyRecord = z.infer<typeof KeyRecord>;
-export type CreatedKey = z.infer<typeof CreatedKey>;
-export type KeyList = z.infer<typeof KeyList>;
+export type CreateKeyRequest = Wire.CreateKeyRequest;
+export type KeyRecord = Wire.KeyRecord;
+export type CreatedKey = Wire.CreatedKey;
+export type KeyList = Wire.KeyList;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ICCID_WARNING_CODES } from "../grammar-codes.js";
 import { apiSchemas } from "./registry.js";
+import type * as Wire from "../types/lookup.js";
 
 export const LookupRequest = z
   .strictObject({
@@ -100,8 +101,8 @@ export const LookupResult = z
   })
   .register(apiSchemas, { id: "LookupResult" });
 
-export type LookupRequest = z.infer<typeof LookupRequest>;
-export type LookupResult = z.infer<typeof LookupResult>;
-export type Country = z.infer<typeof Country>;
-export type Issuer = z.infer<typeof Issuer>;
-export type HomeNetwork = z.infer<typeof HomeNetwork>;
+export type LookupRequest = Wire.LookupRequest;
+export type LookupResult = Wire.LookupResult;
+export type Country = Wire.Country;
+export type Issuer = Wire.Issuer;
+export type HomeNetwork = Wire.HomeNetwork;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PROBLEM_CODE_LIST } from "../problem-codes.js";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
+import type * as Wire from "../types/problem.js";
 
 export const FieldError = z
   .object({
@@ -28,5 +29,5 @@ export const Problem = z
 
 export const Health = z.object({ status: z.literal("ok") }).register(apiSchemas, { id: "Health" });
 
-export type FieldError = z.infer<typeof FieldError>;
-export type Problem = z.infer<typeof Problem>;
+export type FieldError = Wire.FieldError;
+export type Problem = Wire.Problem;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
+import type * as Wire from "../types/session.js";
 
 /**
  * An address with one @ and no spaces. Deliberately loose: `owner@localhost` (a self-hosted server's
@@ -24,5 +25,5 @@ export const Session = z
   })
   .register(apiSchemas, { id: "Session" });
 
-export type LoginRequest = z.infer<typeof LoginRequest>;
-export type Session = z.infer<typeof Session>;
+export type LoginRequest = Wire.LoginRequest;
+export type Session = Wire.Session;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { GRANULARITIES } from "../granularity.js";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
+import type * as Wire from "../types/usage.js";
 
 
 const DateOrTimestamp = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
@@ -54,9 +55,9 @@ export const Usage = z
   })
   .register(apiSchemas, { id: "Usage" });
 
-export type UsageQuery = z.input<typeof UsageQuery>;
-export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
-export type Subscription = z.infer<typeof Subscription>;
-export type UsageBucket = z.infer<typeof UsageBucket>;
-export type UsageByKey = z.infer<typeof UsageByKey>;
-export type Usage = z.infer<typeof Usage>;
+export type UsageQuery = Wire.UsageQuery;
+export type SubscriptionStatus = Wire.SubscriptionStatus;
+export type Subscription = Wire.Subscription;
+export type UsageBucket = Wire.UsageBucket;
+export type UsageByKey = Wire.UsageByKey;
+export type Usage = Wire.Usage;

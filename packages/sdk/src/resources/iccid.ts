@@ -1,4 +1,4 @@
-import type { BatchResult, LookupResult } from "@iccid/core";
+import type { BatchResult, LookupResult } from "@iccid/core/types";
 import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
 import type { CsvRows } from "../csv-rows.js";
 import { FastBatchResult } from "../batch-check.js";

@@ -1,4 +1,5 @@
-import { CreatedKey, KeyList } from "@iccid/core";
+import { CreatedKey as CreatedKeySchema, KeyList as KeyListSchema } from "@iccid/core";
+import type { CreatedKey, KeyList } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 // An id becomes one percent-encoded path segment. "." and ".." cannot be made safe: WHATWG URL parsing
@@ -16,13 +17,13 @@ export class KeysResource {
 
   /** Every key of the account, revoked ones included (`revoked_at` set), as `{ data: KeyRecord[] }`. */
   list(options?: RequestOptions): Promise<KeyList> {
-    return this.client.call({ method: "GET", path: "/keys", auth: "session", schema: KeyList }, options);
+    return this.client.call({ method: "GET", path: "/keys", auth: "session", schema: KeyListSchema }, options);
   }
 
   /** Creates a key; `key` in the answer is the full secret, shown this once. Never retried: a retry could mint two keys. */
   create(params: { name?: string } = {}, options?: RequestOptions): Promise<CreatedKey> {
     return this.client.call(
-      { method: "POST", path: "/keys", auth: "session", body: params, schema: CreatedKey, retry: false },
+      { method: "POST", path: "/keys", auth: "session", body: params, schema: CreatedKeySchema, retry: false },
       options,
     );
   }

@@ -1,4 +1,5 @@
-import { Session } from "@iccid/core";
+import { Session as SessionSchema } from "@iccid/core";
+import type { Session } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 /** The web session that the key endpoints need. The client keeps the session cookie itself. */
@@ -11,11 +12,11 @@ export class SessionResource {
   }
 
   login(email: string, password: string, options?: RequestOptions): Promise<Session> {
-    return this.client.call({ method: "POST", path: "/session", auth: "none", body: { email, password }, schema: Session }, options);
+    return this.client.call({ method: "POST", path: "/session", auth: "none", body: { email, password }, schema: SessionSchema }, options);
   }
 
   current(options?: RequestOptions): Promise<Session> {
-    return this.client.call({ method: "GET", path: "/session", auth: "session", schema: Session }, options);
+    return this.client.call({ method: "GET", path: "/session", auth: "session", schema: SessionSchema }, options);
   }
 
   /** Ends the session on the server and forgets the cookie (also when the server call fails). */

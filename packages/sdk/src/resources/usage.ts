@@ -1,4 +1,5 @@
-import { Usage, type UsageQuery } from "@iccid/core";
+import { Usage as UsageSchema } from "@iccid/core";
+import type { Usage, UsageQuery } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 /** `from` and `to` also take a Date (sent as an RFC 3339 UTC timestamp). */
@@ -19,11 +20,11 @@ export class UsageResource {
 
   /** The usage of the API key's account (`GET /usage`). */
   get(params: UsageParams = {}, options?: RequestOptions): Promise<Usage> {
-    return this.client.call({ method: "GET", path: "/usage", query: toQuery(params), auth: "api_key", schema: Usage }, options);
+    return this.client.call({ method: "GET", path: "/usage", query: toQuery(params), auth: "api_key", schema: UsageSchema }, options);
   }
 
   /** The same report for the signed-in account (`GET /account/usage`, web session), as the account page shows it. */
   forSession(params: UsageParams = {}, options?: RequestOptions): Promise<Usage> {
-    return this.client.call({ method: "GET", path: "/account/usage", query: toQuery(params), auth: "session", schema: Usage }, options);
+    return this.client.call({ method: "GET", path: "/account/usage", query: toQuery(params), auth: "session", schema: UsageSchema }, options);
   }
 }

@@ -1,0 +1,47 @@
+import type { z } from "zod";
+import type { IccidWarning } from "../parse.js";
+import type * as Wire from "../types/index.js";
+import type { BatchItem, BatchItemError, BatchRequest, BatchResult, BatchSummary } from "./batch.js";
+import type { CreatedKey, CreateKeyRequest, KeyList, KeyRecord } from "./keys.js";
+import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult } from "./lookup.js";
+import type { FieldError, Problem } from "./problem.js";
+import type { LoginRequest, Session } from "./session.js";
+import type { Subscription, Usage, UsageBucket, UsageByKey, UsageQuery } from "./usage.js";
+
+// The build's proof that each schema and its interface in ../types describe one shape: a field added,
+// dropped or retyped on one side and not the other fails `tsc` here.
+
+/** True exactly when A and B are the same type, optional fields and literal types included. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Agrees<Schema extends z.ZodType, Interface> = Same<z.output<Schema>, Interface>;
+type Holds<T extends true[]> = T;
+
+export type SchemasMatchTheirInterfaces = Holds<
+  [
+    Agrees<typeof LookupRequest, Wire.LookupRequest>,
+    Agrees<typeof IccidWarningSchema, IccidWarning>,
+    Agrees<typeof Country, Wire.Country>,
+    Agrees<typeof Issuer, Wire.Issuer>,
+    Agrees<typeof HomeNetwork, Wire.HomeNetwork>,
+    Agrees<typeof Checks, Wire.LookupChecks>,
+    Agrees<typeof LookupResult, Wire.LookupResult>,
+    Agrees<typeof BatchRequest, Wire.BatchRequest>,
+    Agrees<typeof BatchItemError, Wire.BatchItemError>,
+    Agrees<typeof BatchItem, Wire.BatchItem>,
+    Agrees<typeof BatchSummary, Wire.BatchSummary>,
+    Agrees<typeof BatchResult, Wire.BatchResult>,
+    Agrees<typeof CreateKeyRequest, Wire.CreateKeyRequest>,
+    Agrees<typeof KeyRecord, Wire.KeyRecord>,
+    Agrees<typeof CreatedKey, Wire.CreatedKey>,
+    Agrees<typeof KeyList, Wire.KeyList>,
+    Agrees<typeof LoginRequest, Wire.LoginRequest>,
+    Agrees<typeof Session, Wire.Session>,
+    Same<z.input<typeof UsageQuery>, Wire.UsageQuery>,
+    Agrees<typeof Subscription, Wire.Subscription>,
+    Agrees<typeof UsageBucket, Wire.UsageBucket>,
+    Agrees<typeof UsageByKey, Wire.UsageByKey>,
+    Agrees<typeof Usage, Wire.Usage>,
+    Agrees<typeof FieldError, Wire.FieldError>,
+    Agrees<typeof Problem, Wire.Problem>,
+  ]
+>;
