@@ -1,12 +1,13 @@
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid } from "@iccid/core/grammar";
 import type { BatchItem, BatchResult } from "@iccid/core/types";
-import { checkedAnswer, invalidAnswer, type Answer } from "./answer.js";
+import { checkedBody, invalidResponse } from "./response-body.js";
 import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
 import { CsvRows, csvRowsOf } from "./csv-rows.js";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
 import { APIUserAbortError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
+import type { HttpResponse } from "./transport.js";
 
 // Streams any number of ICCIDs through the batch endpoint. An ordered window of at most `concurrency`
 // chunks: each chunk's request starts as soon as the chunk is read, the head chunk is awaited and handed
@@ -51,7 +52,7 @@ interface Chunk {
   send: string[];
   offsets: number[];
   /** The answer's body as bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
-  answer?: Answer<Buffer> | undefined;
+  response?: HttpResponse<Buffer> | undefined;
 }
 
 // A valid ICCID is at most 22 characters; written with separators it rarely needs more than 64. Longer
@@ -89,15 +90,15 @@ function isPlainIccid(value: string): boolean {
  * thousand parsed items would outlive young-generation collections and fill the old generation.
  */
 function fillItems(chunk: Chunk): void {
-  const wire = chunk.answer;
-  if (!wire) return;
-  const answer: BatchResult = checkedAnswer(BATCH_CALL, FastBatchResult, wire);
-  chunk.answer = undefined;
+  const response = chunk.response;
+  if (!response) return;
+  const answer: BatchResult = checkedBody(BATCH_CALL, FastBatchResult, response);
+  chunk.response = undefined;
   const { items, offsets, start } = chunk;
   const results = answer.results;
   if (results.length !== offsets.length) {
     const issue = { path: "results", message: `expected ${offsets.length} items, got ${results.length}` };
-    throw invalidAnswer(BATCH_CALL, wire, [issue], answer);
+    throw invalidResponse(BATCH_CALL, response, [issue], answer);
   }
   // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
   for (let i = 0; i < results.length; i++) {
@@ -133,10 +134,10 @@ const CSV_ROWS: ChunkForm<CsvRows> = {
   accept: "text/csv",
   decode(chunk) {
     // A server older than the CSV form ignores Accept and answers JSON: its items make the same rows.
-    const json = /^application\/json\b/i.test(chunk.answer?.headers["content-type"] ?? "");
+    const json = /^application\/json\b/i.test(chunk.response?.headers["content-type"] ?? "");
     if (json) fillItems(chunk);
-    const rows = json ? CsvRows.fromItems(chunk.start, chunk.items as BatchAllItem[]) : csvRowsOf(BATCH_CALL, chunk.start, chunk.items, chunk.offsets, chunk.answer);
-    chunk.answer = undefined;
+    const rows = json ? CsvRows.fromItems(chunk.start, chunk.items as BatchAllItem[]) : csvRowsOf(BATCH_CALL, chunk.start, chunk.items, chunk.offsets, chunk.response);
+    chunk.response = undefined;
     return { value: rows, ok: rows.ok };
   },
 };
@@ -198,7 +199,7 @@ async function* runChunks<T>(
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
     const call = { ...BATCH_CALL, body: { iccids: chunk.send }, backoff, accept: form.accept };
-    chunk.answer = await client.callBytes(call, { ...requestOptions, signal: stop.signal });
+    chunk.response = await client.callBytes(call, { ...requestOptions, signal: stop.signal });
     progress.requests++;
     chunk.send = [];
     return chunk;

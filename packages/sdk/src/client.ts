@@ -1,15 +1,14 @@
 import { isWellFormedApiKey } from "@iccid/core/grammar";
 import { Agent, type Dispatcher } from "undici";
-import { checkedAnswer, type Answer, type ResponseSchema } from "./answer.js";
 import { ApiKeyError } from "./errors.js";
-import { callWithRetries } from "./request.js";
 import { IccidResource } from "./resources/iccid.js";
 import { KeysResource } from "./resources/keys.js";
 import { SessionResource } from "./resources/session.js";
 import { UsageResource } from "./resources/usage.js";
-import { DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
+import { checkedBody, type ResponseSchema } from "./response-body.js";
+import { callWithRetries, DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
 import { SessionCookie } from "./session-cookie.js";
-import { exchange, readBytes, readText, type BodyReader, type WireAnswer, type WireRequest } from "./transport.js";
+import { exchange, readBytes, readText, type HttpRequest, type HttpResponse } from "./transport.js";
 import { SDK_VERSION } from "./version.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -54,7 +53,7 @@ export interface RequestOptions {
 
 /** @internal How a resource method describes its request. */
 export interface RequestSpec {
-  method: WireRequest["method"];
+  method: HttpRequest["method"];
   /** Below `/api/v1`, already path-encoded. */
   path: string;
   query?: URLSearchParams | undefined;
@@ -67,7 +66,7 @@ export interface RequestSpec {
   accept?: string;
 }
 
-/** @internal A request and the contract its answer's body is checked against. */
+/** @internal A request and the contract its response's body is checked against. */
 export interface CallSpec<T> extends RequestSpec {
   schema: ResponseSchema<T>;
 }
@@ -148,27 +147,27 @@ export class IccidClient {
     this.keys = new KeysResource(this);
   }
 
-  /** @internal Sends one API call with retries and checks the answer against the contract. */
+  /** @internal Sends one API call with retries and checks the response against the contract. */
   call<T>(spec: CallSpec<T>, options?: RequestOptions): Promise<T>;
   call(spec: NoContentSpec, options?: RequestOptions): Promise<void>;
   async call<T>(spec: CallSpec<T> | NoContentSpec, options: RequestOptions = {}): Promise<T | void> {
-    const answer = await this.send(spec, options, readText);
+    const { status, headers, body } = await this.send(spec, options);
     if (spec.schema === null) return;
-    return checkedAnswer(spec, spec.schema, answer);
+    return checkedBody(spec, spec.schema, { status, headers, body: readText(body) });
   }
 
   /**
    * @internal Sends one API call with retries, like call(), and answers with the body's bytes, undecoded:
-   * the caller parses and checks them (checkedAnswer) when it needs the value. batchAll holds several
-   * answers before their turn, and a Buffer waits outside the JS heap, where a thousand parsed items would
+   * the caller parses and checks them (checkedBody) when it needs the value. batchAll holds several
+   * responses before their turn, and a Buffer waits outside the JS heap, where a thousand parsed items would
    * outlive young-generation GCs and fill the old generation. Error statuses throw as in call().
    */
-  async callBytes(spec: RequestSpec, options: RequestOptions = {}): Promise<Answer<Buffer>> {
-    const { status, headers, body } = await this.send(spec, options, readBytes);
-    return { status, headers, body };
+  async callBytes(spec: RequestSpec, options: RequestOptions = {}): Promise<HttpResponse<Buffer>> {
+    const response = await this.send(spec, options);
+    return { ...response, body: readBytes(response.body) };
   }
 
-  private async send<B extends string | Buffer>(spec: RequestSpec, options: RequestOptions, read: BodyReader<B>): Promise<WireAnswer<B>> {
+  private async send(spec: RequestSpec, options: RequestOptions): Promise<HttpResponse<Buffer>> {
     const headers: Record<string, string> = { accept: spec.accept ?? "application/json", "user-agent": this.userAgent };
     if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
     const cookie = spec.auth === "session" ? this.cookie.header() : undefined;
@@ -179,9 +178,9 @@ export class IccidClient {
       headers["content-type"] = "application/json";
     }
     const query = spec.query?.toString();
-    const req: WireRequest = { method: spec.method, origin: this.origin, path: `${this.apiPath}${spec.path}${query ? `?${query}` : ""}`, headers, body };
+    const req: HttpRequest = { method: spec.method, origin: this.origin, path: `${this.apiPath}${spec.path}${query ? `?${query}` : ""}`, headers, body };
 
-    const res = await callWithRetries(
+    const response = await callWithRetries(
       {
         host: this.host,
         maxRetries: spec.retry === false ? 0 : (options.maxRetries ?? this.defaults.maxRetries),
@@ -193,10 +192,10 @@ export class IccidClient {
         backoff: spec.backoff,
         onRetry: this.onRetry,
       },
-      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal, read),
+      (limits) => exchange(this.dispatcher, this.host, req, limits, options.signal),
     );
-    this.cookie.update(res.setCookie);
-    return res;
+    this.cookie.update(response.setCookie);
+    return response;
   }
 
   /** Closes the client's own connection pool (a dispatcher you passed in is left to you). */

@@ -1,6 +1,7 @@
 import { csvLine, LOOKUP_ROW_COLUMNS, LOOKUP_ROW_VALID, lookupRowCsv, rowOutcome, type LookupOutcome, type RowOutcome } from "@iccid/core/grammar";
 import type { BatchItem } from "@iccid/core/types";
-import { invalidAnswer, type Answer, type Call } from "./answer.js";
+import { invalidResponse, type Call } from "./response-body.js";
+import type { HttpResponse } from "./transport.js";
 
 // The batch answer as CSV (docs/api.md, "The batch as CSV"): a header line, then one lookup row per ICCID
 // sent, in order. Rows are handed out as the answer's own bytes, located but not parsed: a file converter
@@ -161,7 +162,7 @@ export function csvRowsOf(
   start: number,
   items: readonly (BatchItem | undefined)[],
   sent: readonly number[],
-  answer: Answer<Buffer> | undefined,
+  answer: HttpResponse<Buffer> | undefined,
 ): CsvRows {
   const n = items.length;
   const starts = new Uint32Array(n);
@@ -170,7 +171,7 @@ export function csvRowsOf(
   let body: Buffer = Buffer.alloc(0);
   if (answer) {
     if (!/^text\/csv\b/i.test(answer.headers["content-type"] ?? "")) {
-      throw invalidAnswer(call, answer, [{ path: "", message: `expected text/csv, got ${answer.headers["content-type"] ?? "no content-type"}` }], "");
+      throw invalidResponse(call, answer, [{ path: "", message: `expected text/csv, got ${answer.headers["content-type"] ?? "no content-type"}` }], "");
     }
     body = answer.body;
     const headerEnd = body.indexOf(LF);
@@ -178,15 +179,15 @@ export function csvRowsOf(
     const newerHeader = headerEnd > HEADER.length && body[HEADER.length] === COMMA && body.subarray(0, HEADER.length).equals(HEADER);
     if (!sameHeader && !newerHeader) {
       const header = body.toString("utf8", 0, headerEnd === -1 ? Math.min(body.length, 500) : headerEnd);
-      throw invalidAnswer(call, answer, [{ path: "header", message: `expected the columns ${LOOKUP_ROW_COLUMNS.join(",")}…` }], header);
+      throw invalidResponse(call, answer, [{ path: "header", message: `expected the columns ${LOOKUP_ROW_COLUMNS.join(",")}…` }], header);
     }
     const rows = new RowScanner(body, headerEnd + 1, sameHeader ? Infinity : LOOKUP_ROW_COLUMNS.length);
     for (let j = 0; j < sent.length; j++) {
       if (!rows.next(starts, ends, outcomes, sent[j]!)) {
-        throw invalidAnswer(call, answer, [{ path: "", message: `expected ${sent.length} rows, got ${j}` }], "");
+        throw invalidResponse(call, answer, [{ path: "", message: `expected ${sent.length} rows, got ${j}` }], "");
       }
     }
-    if (!rows.done) throw invalidAnswer(call, answer, [{ path: "", message: `expected ${sent.length} rows, got more` }], "");
+    if (!rows.done) throw invalidResponse(call, answer, [{ path: "", message: `expected ${sent.length} rows, got more` }], "");
   }
   if (sent.length === n) return new CsvRows(start, body, starts, ends, outcomes);
   // The items refused before sending: their rows go after the answer's bytes.

@@ -1,4 +1,4 @@
-import type { ResponseSchema } from "./answer.js";
+import type { ResponseSchema } from "./response-body.js";
 
 // A response schema with a hand-written check in front of core's zod schema. The check mirrors the schema
 // and is never more lenient than it: whatever it does not accept goes to zod, which either accepts it after

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { full, sparse } from "../test/lookup-answers.js";
 import { agreesWithZod } from "../test/mutations.js";
-import { checkedAnswer } from "./answer.js";
+import { checkedBody } from "./response-body.js";
 import { ResponseValidationError } from "./errors.js";
 import { FastLookupResult, isLookupResult } from "./lookup-check.js";
 
@@ -11,10 +11,10 @@ const zodOk = (answer: unknown) => LookupResult.safeParse(answer).success;
 const CALL = { method: "POST", path: "/iccid/lookup" };
 const headers = { "content-type": "application/json", "x-request-id": "req_1" };
 
-/** What checkedAnswer throws for `body` with `schema` (or undefined when it accepts). */
+/** What checkedBody throws for `body` with `schema` (or undefined when it accepts). */
 function thrownBy(schema: typeof FastLookupResult, body: unknown): unknown {
   try {
-    checkedAnswer(CALL, schema, { status: 200, headers, body: JSON.stringify(body) });
+    checkedBody(CALL, schema, { status: 200, headers, body: JSON.stringify(body) });
     return undefined;
   } catch (error) {
     return error;

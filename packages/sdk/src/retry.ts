@@ -1,13 +1,17 @@
 import {
+  APITimeoutError,
   APIUserAbortError,
   isAPIConnectionError,
   isAPIError,
   isAPITimeoutError,
   isQuotaExceededError,
 } from "./errors.js";
+import { errorFromResponse } from "./problem.js";
 import { parseRetryAfter } from "./rate-limit-fields.js";
+import { readText, type AttemptLimits, type HttpResponse } from "./transport.js";
 
-// When to try again and how long to wait. Retried: no answer at all (refused, reset, an attempt timeout),
+// One API call as the caller sees it: attempts, backoff between them, the per-attempt timeout and the
+// overall deadline; and when to try again and how long to wait. Retried: no answer at all (refused, reset, an attempt timeout),
 // 408, 429 `rate_limited` and 5xx. Not retried: `quota_exceeded` (it resets at the period's end, hours
 // away), every other 4xx (the same request gets the same answer), the deadline, the caller's abort. A
 // caller that would rather fail than wait out a rate limit turns off only that one (`retryRateLimited`):
@@ -84,5 +88,66 @@ export class SharedBackoff {
   /** How long a caller must still wait before sending. */
   remainingMs(): number {
     return Math.max(0, this.resumeAt - Date.now());
+  }
+}
+
+export interface CallPolicy {
+  host: string;
+  maxRetries: number;
+  timeoutMs: number;
+  deadlineMs: number | undefined;
+  delays: RetryDelays;
+  /** false: a 429 `rate_limited` is thrown at once; every other retry is unchanged. */
+  retryRateLimited: boolean;
+  signal: AbortSignal | undefined;
+  /** Shared by concurrent callers so that one 429 holds them all (batchAll). */
+  backoff: SharedBackoff | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+}
+
+/** One attempt: an exchange with the attempt's time limits. */
+export type Attempt = (limits: AttemptLimits) => Promise<HttpResponse<Buffer>>;
+
+/** The first response below 400, or the error that ended the call (a response of 400 or more becomes an APIError). */
+export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Promise<HttpResponse<Buffer>> {
+  const deadlineAt = policy.deadlineMs === undefined ? Infinity : performance.now() + policy.deadlineMs;
+  const deadlinePassed = (attempts: number) =>
+    new APITimeoutError({ host: policy.host, scope: "deadline", timeoutMs: policy.deadlineMs!, attempts });
+
+  let lastError: unknown;
+  for (let n = 1; ; n++) {
+    const shared = policy.backoff?.remainingMs() ?? 0;
+    if (shared > 0) {
+      if (performance.now() + shared >= deadlineAt) throw lastError ?? deadlinePassed(n - 1);
+      await sleep(shared, policy.signal);
+    }
+    const left = deadlineAt - performance.now();
+    if (left <= 0) throw deadlinePassed(n - 1);
+    const byDeadline = left < policy.timeoutMs;
+    const limits: AttemptLimits = byDeadline
+      ? { ms: left, scope: "deadline", reportMs: policy.deadlineMs!, attempt: n }
+      : { ms: policy.timeoutMs, scope: "attempt", reportMs: policy.timeoutMs, attempt: n };
+
+    let error: unknown;
+    try {
+      const response = await attempt(limits);
+      if (response.status < 400) return response;
+      error = errorFromResponse(response.status, response.headers, readText(response.body));
+    } catch (thrown) {
+      error = thrown;
+    }
+
+    lastError = error;
+    if (n > policy.maxRetries || !isRetryable(error, policy.retryRateLimited)) throw error;
+    const delay = retryDelayMs(error, n, policy.delays);
+    if (delay === undefined) throw error;
+    // Waiting past the deadline would only end in a timeout; the real error says more.
+    if (performance.now() + delay >= deadlineAt) throw error;
+    policy.onRetry?.({ attempt: n, delayMs: delay, error });
+    if (policy.backoff && (error as { status?: number }).status === 429) {
+      policy.backoff.pause(delay); // slept at the top of the loop, together with the other workers
+    } else {
+      await sleep(delay, policy.signal);
+    }
   }
 }

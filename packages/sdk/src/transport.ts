@@ -1,15 +1,14 @@
 import type { Dispatcher } from "undici";
-import { AnswerCollector } from "./answer-collector.js";
-import type { Answer } from "./answer.js";
 import { connectionFailure } from "./connection-failure.js";
 import { APITimeoutError, APIUserAbortError, type ResponseHeaders } from "./errors.js";
+import { ResponseCollector } from "./response-collector.js";
 
-// One HTTP exchange, no retries: send, read the whole body (as text, or as bytes for a caller that decodes
-// later), and turn every way it can fail without an answer into the SDK's error classes. The timer covers
-// headers and body alike, so a server that stalls mid-body is caught too. The exchange goes straight to
-// the dispatcher through an AnswerCollector rather than undici's request() (answer-collector.ts says why).
+// One HTTP exchange, no retries: send, read the whole body, and turn every way it can fail without a
+// response into the SDK's error classes. The timer covers headers and body alike, so a server that stalls
+// mid-body is caught too. The exchange goes straight to the dispatcher through a ResponseCollector rather
+// than undici's request() (response-collector.ts says why).
 
-export interface WireRequest {
+export interface HttpRequest {
   method: "GET" | "POST" | "DELETE";
   /** `http(s)://host[:port]`, as URL.origin gives it. */
   origin: string;
@@ -19,24 +18,17 @@ export interface WireRequest {
   body?: string | undefined;
 }
 
-/** An answer below 400: the call's result, its body read the way the call asked (see BodyReader). */
-export interface WireAnswer<B extends string | Buffer> extends Answer<B> {
-  failed: false;
-  setCookie: string[];
-}
-
-/** A 4xx or 5xx answer: its body as text, for the error it becomes (problem.ts). */
-export interface WireFailure {
-  failed: true;
+/** What the server answered: the status, the header fields and the body, as bytes or read as text. */
+export interface HttpResponse<B extends string | Buffer = Buffer> {
   status: number;
+  /** Lower-cased names; repeated fields joined with ", ". */
   headers: ResponseHeaders;
+  /** Each Set-Cookie field on its own. */
   setCookie: string[];
-  text: string;
+  body: B;
 }
 
-export type WireResponse<B extends string | Buffer = string> = WireAnswer<B> | WireFailure;
-
-/** How a successful answer's body is read from its bytes. */
+/** How a response's body is read from its bytes. */
 export type BodyReader<B extends string | Buffer> = (bytes: Buffer) => B;
 
 /** The body as UTF-8 text, a leading byte-order mark skipped (as undici's `body.text()` does). */
@@ -65,23 +57,20 @@ export interface AttemptLimits {
 // setTimeout treats anything above 2^31-1 ms (≈24.8 days) as 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export async function exchange<B extends string | Buffer>(
+export async function exchange(
   dispatcher: Dispatcher,
   host: string,
-  req: WireRequest,
+  req: HttpRequest,
   limits: AttemptLimits,
   signal: AbortSignal | undefined,
-  read: BodyReader<B>,
-): Promise<WireResponse<B>> {
+): Promise<HttpResponse<Buffer>> {
   if (signal?.aborted) throw new APIUserAbortError(signal.reason);
-  const collector = new AnswerCollector();
-  const timer = limits.ms < MAX_TIMER_MS ? setTimeout(AnswerCollector.timeOut, Math.max(0, limits.ms), collector) : undefined;
+  const collector = new ResponseCollector();
+  const timer = limits.ms < MAX_TIMER_MS ? setTimeout(ResponseCollector.timeOut, Math.max(0, limits.ms), collector) : undefined;
   signal?.addEventListener("abort", collector, { once: true });
   try {
     dispatcher.dispatch({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body }, collector);
-    const { status, headers, setCookie, body } = await collector.answer;
-    if (status >= 400) return { failed: true, status, headers, setCookie, text: readText(body) };
-    return { failed: false, status, headers, setCookie, body: read(body) };
+    return await collector.response;
   } catch (error) {
     if (collector.timedOut) {
       throw new APITimeoutError({ host, scope: limits.scope, timeoutMs: limits.reportMs, attempts: limits.attempt });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { InternalServerError } from "./errors.js";
-import { callWithRetries, type CallPolicy } from "./request.js";
-import { SharedBackoff, isRetryable, retryDelayMs, DEFAULT_RETRY_DELAYS } from "./retry.js";
-import type { WireResponse } from "./transport.js";
+import { callWithRetries, SharedBackoff, isRetryable, retryDelayMs, DEFAULT_RETRY_DELAYS, type CallPolicy } from "./retry.js";
+import type { HttpResponse } from "./transport.js";
 
-const wire = (status: number, headers: Record<string, string> = {}): WireResponse => {
+const wire = (status: number, headers: Record<string, string> = {}): HttpResponse => {
   const head = { status, headers: { "content-type": "application/json", ...headers }, setCookie: [] };
-  if (status < 400) return { ...head, failed: false, body: "{}" };
-  return { ...head, failed: true, text: JSON.stringify({ code: status === 429 ? "rate_limited" : "unavailable", status }) };
+  if (status < 400) return { ...head, body: Buffer.from("{}") };
+  return { ...head, body: Buffer.from(JSON.stringify({ code: status === 429 ? "rate_limited" : "unavailable", status })) };
 };
 
 const policy = (overrides: Partial<CallPolicy> = {}): CallPolicy => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkedAnswer, type ResponseSchema } from "./answer.js";
+import { checkedBody, type ResponseSchema } from "./response-body.js";
 import { ResponseValidationError } from "./errors.js";
 
 const hasName: ResponseSchema<{ name: string }> = {
@@ -11,17 +11,17 @@ const hasName: ResponseSchema<{ name: string }> = {
 const CALL = { method: "POST", path: "/iccid/batch" };
 const headers = { "content-type": "application/json", "x-request-id": "req_1" };
 
-describe("checkedAnswer", () => {
+describe("checkedBody", () => {
   it("decodes a body given as text or as the undecoded bytes of callBytes alike", () => {
     const body = '{"name":"Ümlaut"}';
-    expect(checkedAnswer(CALL, hasName, { status: 200, headers, body })).toEqual({ name: "Ümlaut" });
-    expect(checkedAnswer(CALL, hasName, { status: 200, headers, body: Buffer.from(body) })).toEqual({ name: "Ümlaut" });
+    expect(checkedBody(CALL, hasName, { status: 200, headers, body })).toEqual({ name: "Ümlaut" });
+    expect(checkedBody(CALL, hasName, { status: 200, headers, body: Buffer.from(body) })).toEqual({ name: "Ümlaut" });
   });
 
   it("names the call, status, request id and issue paths when the answer breaks the contract", () => {
     const error = (() => {
       try {
-        return checkedAnswer(CALL, hasName, { status: 200, headers, body: Buffer.from("{}") });
+        return checkedBody(CALL, hasName, { status: 200, headers, body: Buffer.from("{}") });
       } catch (thrown) {
         return thrown;
       }
@@ -32,7 +32,7 @@ describe("checkedAnswer", () => {
   });
 
   it("says when the body is not JSON at all", () => {
-    expect(() => checkedAnswer(CALL, hasName, { status: 200, headers: { "content-type": "text/html" }, body: Buffer.from("<html>") })).toThrow(
+    expect(() => checkedBody(CALL, hasName, { status: 200, headers: { "content-type": "text/html" }, body: Buffer.from("<html>") })).toThrow(
       "the body is not JSON (content-type text/html)",
     );
   });
