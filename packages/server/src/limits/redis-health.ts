@@ -17,7 +17,8 @@ export class RedisHealth {
   ) {
     this.#answering = redis.status === "ready";
     redis.on("error", (error: Error) => (this.#lastError = error.message));
-    redis.on("close", () => {
+    // "reconnecting", not "close": a connection closed on purpose (quit at shutdown) is not a fault.
+    redis.on("reconnecting", () => {
       if (!this.#answering) return;
       this.#answering = false;
       logger?.warn({ reason: this.#lastError ?? "connection closed" }, "redis not answering: rate limits are per instance until it answers");
