@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -53,6 +53,18 @@ describe("SqliteStore", () => {
     await expect(damaged.checkIntegrity()).rejects.toThrow(`the database file ${path} fails SQLite's integrity check`);
     await expect(damaged.findAccountByEmail("ops@example.test")).rejects.toThrow(StoreUnavailable);
     await damaged.close();
+  });
+
+  it("refuses a file whose header is damaged, naming it", async () => {
+    const path = join(dir, "header.db");
+    const store = new SqliteStore(path);
+    await store.migrate();
+    await store.close();
+    const fd = openSync(path, "r+");
+    writeSync(fd, Buffer.alloc(100, 0x5a), 0, 100, 0);
+    closeSync(fd);
+    expect(() => new SqliteStore(path)).toThrow(DatabaseCorrupt);
+    expect(() => new SqliteStore(path)).toThrow(`the database file ${path} fails SQLite's integrity check (file is not a database)`);
   });
 
   it("notices, at the readiness probe, a database file deleted or replaced while it is open", async () => {
