@@ -19,7 +19,7 @@ import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { Lookups } from "./services/lookups.js";
 import { Meter } from "./services/meter.js";
-import { Readiness } from "./services/readiness.js";
+import { Readiness, type SharedLimits } from "./services/readiness.js";
 import { Sessions } from "./services/sessions.js";
 import { UsageReport } from "./services/usage-report.js";
 import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
@@ -36,6 +36,8 @@ export interface AppDeps {
   settings?: Partial<ServerSettings>;
   logger?: Logger;
   limiterFactory?: LimiterFactory;
+  /** With Redis limits: whether Redis answers, which readiness reports. */
+  sharedLimits?: SharedLimits;
   /** Prometheus counters; without them nothing is measured (and nothing costs). */
   metrics?: ServerMetrics;
 }
@@ -74,7 +76,7 @@ export function createApp(deps: AppDeps): IccidApp {
       settings.sessionIdleMs,
       settings.sessionMaxMs,
     ),
-    readiness: new Readiness(store, clock),
+    readiness: new Readiness(store, clock, undefined, deps.sharedLimits),
     apiDocument: (apiDocument ??= JSON.stringify(buildOpenApi(SERVER_VERSION))),
   };
 

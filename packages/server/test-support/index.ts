@@ -28,6 +28,8 @@ export {
 } from "./server-process.js";
 export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchema } from "./postgres.js";
 export { TcpRelay } from "./tcp-relay.js";
+export { damageTablePage } from "./damage.js";
+export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at

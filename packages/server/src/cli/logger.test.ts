@@ -36,4 +36,16 @@ describe("server logs", () => {
     const line = JSON.stringify({ level: 30, time: "2026-11-22T13:00:00.000Z", pid: 1, hostname: "h", request_id: "req_1", method: "GET", path: "/healthz", status: 200, ms: 2.345, msg: "request" });
     expect(readableLine(line)).toBe("2026-11-22T13:00:00.000Z INFO  GET /healthz 200 2.3 ms request_id=req_1\n");
   });
+
+  it("never carry a URL's password, in either format", () => {
+    for (const logFormat of ["json", "pretty"] as const) {
+      const out = capture(false);
+      const logger = commandLogger({ logLevel: "info", logFormat }, out.stream);
+      logger.info({ db: "postgres://postgres:S3cretPw@db:5432/iccid" }, "listening");
+      logger.warn({ err: { message: "connect to redis://:R3dis@cache:6379 failed" } }, "redis not answering");
+      expect(out.text()).not.toMatch(/S3cretPw|R3dis@/);
+      expect(out.text()).toContain("postgres://postgres:***@db:5432/iccid");
+      expect(out.text()).toContain("redis://:***@cache:6379");
+    }
+  });
 });

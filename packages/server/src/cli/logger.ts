@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import { redactUrls } from "../auth/redacted-url.js";
 import type { CommandSettings } from "./settings.js";
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
@@ -20,9 +21,12 @@ export function readableLine(json: string): string {
   return [entry.time, level, message, ...fields].join(" ") + "\n";
 }
 
-/** The server's logger: JSON lines with ISO times; readable lines instead when `format` says so (a terminal, by default). */
+/**
+ * The server's logger: JSON lines with ISO times; readable lines instead when `format` says so (a terminal,
+ * by default). No line carries a URL's password, whatever logged it (a database URL, an error echoing one).
+ */
 export function commandLogger(settings: Pick<CommandSettings, "logLevel" | "logFormat">, stdout: NodeJS.WriteStream = process.stdout): Logger {
   const readable = settings.logFormat === "pretty" || (settings.logFormat === "auto" && stdout.isTTY === true);
-  const options = { level: settings.logLevel, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = { level: settings.logLevel, timestamp: pino.stdTimeFunctions.isoTime, hooks: { streamWrite: redactUrls } };
   return readable ? pino(options, { write: (line: string) => stdout.write(readableLine(line)) }) : pino(options, stdout);
 }

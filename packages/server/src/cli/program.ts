@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { SERVER_VERSION } from "../app.js";
+import { redactUrls } from "../auth/redacted-url.js";
 import { Refusal } from "../domain/refusals.js";
 import { accountCommand } from "./commands/account.js";
 import { exportCommand } from "./commands/export.js";
@@ -45,7 +46,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code?.startsWith("commander.")) process.exit(e.code === "commander.helpDisplayed" || e.code === "commander.version" ? 0 : 2);
     const words = error instanceof Refusal ? refusalInWords(error) : (e.message ?? String(error));
-    process.stderr.write(`iccid-server: ${words}\n`);
+    // An error may echo the database or Redis URL it was about: never with its password.
+    process.stderr.write(`iccid-server: ${redactUrls(words)}\n`);
     process.exit(error instanceof SettingsError || error instanceof UsageError ? 2 : 1);
   }
 }

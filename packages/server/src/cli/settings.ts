@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { redactUrls } from "../auth/redacted-url.js";
 
 /** Settings of the `iccid-server` command: flag, then ICCID_* environment variable, then default. */
 export interface CommandSettings {
@@ -15,6 +16,8 @@ export interface CommandSettings {
   metricsPort: number | undefined;
   /** Redis for rate limits shared by several instances; unset means in-process limits. */
   redis: string | undefined;
+  /** The start of every Redis key the server writes (`<prefix>:…`), so programs sharing one Redis keep apart. */
+  redisPrefix: string;
 }
 
 export class SettingsError extends Error {
@@ -30,6 +33,11 @@ const Hops = z.coerce.number({ error: "must be a whole number of proxies" }).int
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
 const LogFormat = z.enum(["auto", "json", "pretty"]);
 const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
+const RedisPrefix = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,100}$/, { error: "must be 1-100 letters, digits or _ . : - (no spaces)" })
+  .transform((prefix) => prefix.replace(/:+$/, ""))
+  .refine((prefix) => prefix !== "", { error: "must hold more than colons" });
 
 interface Source {
   flag: string;
@@ -40,7 +48,8 @@ function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: 
   const [value, from] =
     flagValue !== undefined ? [flagValue, source.flag] : env[source.env] !== undefined ? [env[source.env], source.env] : [fallback, "default"];
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new SettingsError(`${from}: ${parsed.error.issues[0]?.message ?? "invalid"} (got ${JSON.stringify(value)})`);
+  // The value is echoed so the operator sees what was read, never with a URL's password.
+  if (!parsed.success) throw new SettingsError(`${from}: ${parsed.error.issues[0]?.message ?? "invalid"} (got ${redactUrls(JSON.stringify(value) ?? "nothing")})`);
   return parsed.data;
 }
 
@@ -55,5 +64,6 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     logFormat: pick(LogFormat, flags.logFormat, { flag: "--log-format", env: "ICCID_LOG_FORMAT" }, env, "auto"),
     metricsPort: pick(Port.optional(), flags.metricsPort, { flag: "--metrics-port", env: "ICCID_METRICS_PORT" }, env, undefined),
     redis: pick(RedisUrl.optional(), flags.redis, { flag: "--redis", env: "ICCID_REDIS_URL" }, env, undefined),
+    redisPrefix: pick(RedisPrefix, flags.redisPrefix, { flag: "--redis-prefix", env: "ICCID_REDIS_PREFIX" }, env, "iccid"),
   };
 }

@@ -11,7 +11,8 @@ import { RedisLeases } from "./redis-leases.js";
  * to its own in-memory limiter (the insurance limiter) rather than failing requests. The counters moved in
  * one grouping window (grouping-window.ts), by every limiter made here, go to Redis as one command
  * (redis-increments.ts); a limit of 1,000 or more is served from points leased from Redis ahead of
- * the requests (redis-leases.ts, which states the bounds that come with it).
+ * the requests (redis-leases.ts, which states the bounds that come with it). Every key starts with
+ * `namespace:` (the operator's --redis-prefix), so programs sharing one Redis never touch each other's keys.
  */
 export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory {
   const leases = new RedisLeases(new RedisIncrements(redis));
@@ -30,15 +31,25 @@ export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory
 }
 
 /**
- * A client that fails fast while Redis is down (so the insurance limiter answers) and reconnects. No
- * auto-pipelining: the rate limits already send one command per grouping window, which the pipeline would
- * only hold back another turn and wrap.
+ * How long Redis may stay silent while a command waits before the connection is dropped and the in-memory
+ * limiters answer: a stopped or unreachable Redis costs a request at most this, never the whole stall.
+ */
+export const REDIS_SILENCE_MS = 1_000;
+
+/**
+ * A client that fails fast while Redis is down or silent (so the insurance limiter answers) and
+ * reconnects by itself. A connection that gets no data for REDIS_SILENCE_MS while a command waits is
+ * dropped (`socketTimeout`): until a new one is ready, every limiter answers from memory at once. Each
+ * command also gives up after that long (`commandTimeout`). No auto-pipelining: the rate limits already
+ * send one command per grouping window, which the pipeline would only hold back another turn and wrap.
  */
 export function connectRedis(url: string): Redis {
   return new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
+    socketTimeout: REDIS_SILENCE_MS,
+    commandTimeout: REDIS_SILENCE_MS,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
 }

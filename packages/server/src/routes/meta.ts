@@ -1,5 +1,6 @@
 import { Health, PROBLEM_CODES } from "@iccid/core";
 import { HttpProblem } from "../http/problem.js";
+import { NotReady } from "../services/readiness.js";
 import { defineRoute, type Route } from "./route.js";
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -37,17 +38,19 @@ export const healthRoutes: Route[] = [
     },
   }),
   // Readiness, unlike the liveness answer above: 503 while the store cannot take a write (a held lock,
-  // a full disk, PostgreSQL out of reach), 200 again by itself once it can.
+  // a full disk, PostgreSQL out of reach), its SQLite file is gone, or the rate limits' Redis does not
+  // answer; the detail says which. 200 again by itself once all is well.
   defineRoute({
     method: "get",
     path: "/readyz",
-    summary: "Readiness for load balancers: 503 while the store cannot take a write, 200 again once it can",
+    summary: "Readiness for load balancers: 503 while the store cannot take a write or Redis does not answer, 200 again once all is well",
     response: { status: 200, description: "Ready", schema: Health },
     handler: (s) => async (ctx) => {
       try {
         await s.readiness.check();
-      } catch {
-        throw new HttpProblem("unavailable", "The store cannot take a write now.", { retry_after: 1, headers: { "Retry-After": "1" } });
+      } catch (error) {
+        const detail = error instanceof NotReady ? error.message : "The store cannot take a write now.";
+        throw new HttpProblem("unavailable", detail, { retry_after: 1, headers: { "Retry-After": "1" } });
       }
       ctx.body = { status: "ok" };
     },

@@ -1,10 +1,28 @@
+import { DatabaseFileGone } from "../store/errors.js";
 import type { StoreLifecycle } from "../store/store.js";
 import type { Clock } from "../time.js";
 
+/** What else this instance depends on for its answers: the rate limits' Redis, when there is one. */
+export interface SharedLimits {
+  readonly answering: boolean;
+}
+
 /**
- * Whether this instance should be sent traffic: the store takes a write now. However often it is asked
- * (the endpoint needs no credentials), at most one probe runs at a time and a result is reused for
- * `maxAgeMs`, so asking cannot load the store.
+ * Why this instance should not be sent traffic, in words for whoever reads the readiness answer (which
+ * needs no credentials: nothing here names a path, a host or a URL).
+ */
+export class NotReady extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "NotReady";
+  }
+}
+
+/**
+ * Whether this instance should be sent traffic: the store takes a write now, its database file is still
+ * the one it opened, and the rate limits' Redis (if any) answers. However often it is asked (the endpoint
+ * needs no credentials), at most one probe runs at a time and a result is reused for `maxAgeMs`, so
+ * asking cannot load the store.
  */
 export class Readiness {
   #probe: { at: number; settled: boolean; result: Promise<void> } | undefined;
@@ -13,20 +31,31 @@ export class Readiness {
     private readonly store: StoreLifecycle,
     private readonly clock: Clock,
     private readonly maxAgeMs = 1_000,
+    private readonly limits?: SharedLimits,
   ) {}
 
-  /** Resolves when ready; rejects with the store's error when not. */
+  /** Resolves when ready; rejects with NotReady saying why when not. */
   check(): Promise<void> {
     // Monotonic time for the reuse (an injected clock may stand still); the clock's time is what is written.
     const now = performance.now();
     const last = this.#probe;
     if (last && (!last.settled || now - last.at < this.maxAgeMs)) return last.result;
-    const probe = { at: now, settled: false, result: this.store.checkWritable(this.clock.now()) };
+    const probe = { at: now, settled: false, result: this.#probeOnce() };
     probe.result.then(
       () => (probe.settled = true),
       () => (probe.settled = true),
     );
     this.#probe = probe;
     return probe.result;
+  }
+
+  async #probeOnce(): Promise<void> {
+    try {
+      await this.store.checkWritable(this.clock.now());
+    } catch (error) {
+      if (error instanceof DatabaseFileGone) throw new NotReady("The database file was deleted or replaced while the server ran.", { cause: error });
+      throw new NotReady("The store cannot take a write now.", { cause: error });
+    }
+    if (this.limits && !this.limits.answering) throw new NotReady("Redis is not answering: rate limits are per instance until it does.");
   }
 }

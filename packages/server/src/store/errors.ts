@@ -13,3 +13,37 @@ export class SchemaTooNew extends Error {
     this.name = "SchemaTooNew";
   }
 }
+
+/**
+ * The SQLite file this server opened is no longer at its path (deleted, or replaced by another file):
+ * what it writes now goes nowhere a restart would find.
+ */
+export class DatabaseFileGone extends StoreUnavailable {
+  constructor(readonly path: string) {
+    super();
+    this.message = `the database file ${path} was deleted or replaced while the server ran`;
+    this.name = "DatabaseFileGone";
+  }
+}
+
+/** The SQLite file fails SQLite's integrity check: serving from it would answer from damaged pages. */
+export class DatabaseCorrupt extends Error {
+  constructor(path: string, problem: string) {
+    super(
+      `the database file ${path} fails SQLite's integrity check (${problem}): restore it from a backup ` +
+        "(see docs/operations.md, \"A damaged database\") before starting the server",
+    );
+    this.name = "DatabaseCorrupt";
+  }
+}
+
+/** The PostgreSQL server has no database of the name in the URL. */
+export class DatabaseMissing extends StoreUnavailable {
+  constructor(database: string, options?: { cause?: unknown }) {
+    super(options);
+    this.message =
+      `PostgreSQL has no database "${database}": create it (\`createdb ${database}\`, or \`CREATE DATABASE "${database}"\` in psql) ` +
+      "or correct the name in --db / ICCID_DB";
+    this.name = "DatabaseMissing";
+  }
+}

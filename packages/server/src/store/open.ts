@@ -2,7 +2,12 @@ import { PgStore } from "./postgres/pg-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
-/** `postgres://…` or `postgresql://…` opens PostgreSQL; anything else is a SQLite file path. */
+/** `postgres://…` or `postgresql://…` names PostgreSQL; anything else is a SQLite file path. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//.test(db);
+}
+
+/** Opens PostgreSQL for a postgres URL, else the SQLite file at `db`. */
 export function openStore(db: string): Store {
-  return /^postgres(ql)?:\/\//.test(db) ? new PgStore(db) : new SqliteStore(db);
+  return isPostgresUrl(db) ? new PgStore(db) : new SqliteStore(db);
 }

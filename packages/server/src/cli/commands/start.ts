@@ -2,9 +2,13 @@ import { Command, Option } from "commander";
 import { createApp } from "../../app.js";
 import { loadDecoder } from "../../decode/load.js";
 import { listen } from "../../http-server.js";
+import { redactUrls } from "../../auth/redacted-url.js";
+import { RedisHealth } from "../../limits/redis-health.js";
 import { connectRedis, redisLimiters, redisReady } from "../../limits/redis-limiters.js";
 import { ServerMetrics, serveMetrics } from "../../metrics/prometheus.js";
 import { DEFAULT_PLAN } from "../../settings.js";
+import { isPostgresUrl } from "../../store/open.js";
+import { ServerLock } from "../../store/sqlite/server-lock.js";
 import { systemClock } from "../../time.js";
 import { bootstrapOwner, type OwnerCredentials } from "../bootstrap.js";
 import { commandLogger } from "../logger.js";
@@ -20,14 +24,18 @@ export function startCommand(): Command {
     .option("--proxy-hops <n>", "with --trust-proxy: proxies that append to X-Forwarded-For (env ICCID_PROXY_HOPS, default 1)")
     .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port of the same host (env ICCID_METRICS_PORT; default: off)")
     .option("--redis <url>", "share rate limits across instances through Redis (env ICCID_REDIS_URL)")
+    .option("--redis-prefix <prefix>", "start of every Redis key the server writes (env ICCID_REDIS_PREFIX, default iccid)")
     .addOption(new Option("--log-level <level>", "env ICCID_LOG_LEVEL, default info").choices(["fatal", "error", "warn", "info", "debug", "silent"]))
     .addOption(new Option("--log-format <format>", "readable on a terminal, JSON lines otherwise (env ICCID_LOG_FORMAT, default auto)").choices(["auto", "json", "pretty"]))
     .action(async (_opts, command: Command) => {
       const settings = resolveSettings(command.optsWithGlobals());
       const logger = commandLogger(settings);
-      const store = await openMigrated(command.optsWithGlobals());
+      // One serving process per SQLite file (its rate limits live in memory); held until the process ends.
+      const lock = isPostgresUrl(settings.db) || settings.db === ":memory:" ? undefined : ServerLock.take(settings.db);
+      const store = await openMigrated(command.optsWithGlobals(), { checkIntegrity: true });
       const redis = settings.redis ? connectRedis(settings.redis) : undefined;
-      redis?.on("error", (error: Error & { code?: string }) => logger.warn({ err: { code: error.code } }, "redis unavailable"));
+      redis?.on("error", (error: Error & { code?: string }) => logger.debug({ err: { code: error.code, message: error.message } }, "redis error"));
+      const redisHealth = redis && new RedisHealth(redis, logger);
       if (redis && !(await redisReady(redis))) logger.warn("redis not ready: rate limits are per instance until it is");
       const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
       const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
@@ -40,7 +48,7 @@ export function startCommand(): Command {
         logger,
         decoder,
         settings: { trustProxy: settings.trustProxy, proxyHops: settings.proxyHops },
-        ...(redis ? { limiterFactory: redisLimiters(redis) } : {}),
+        ...(redis ? { limiterFactory: redisLimiters(redis, settings.redisPrefix), sharedLimits: redisHealth } : {}),
         ...(metrics ? { metrics } : {}),
       });
       const scrape = metrics && (await serveMetrics(metrics, settings.host, settings.metricsPort!));
@@ -57,6 +65,7 @@ export function startCommand(): Command {
         running.close().then(
           async () => {
             await redis?.quit().catch(() => {});
+            lock?.release();
             process.exit(0);
           },
           () => process.exit(1),
@@ -66,8 +75,11 @@ export function startCommand(): Command {
       process.on("SIGINT", () => stop("SIGINT"));
       if (owner) printOwner(owner, running.url);
       // Announced only once a stop is handled gracefully: whoever waits for this line may signal at once.
-      logger.info({ url: running.url, db: settings.db, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");
-      process.stderr.write(`ICCID Lookup is serving ${running.url} (database ${settings.db}); account page ${running.url}/account\n`);
+      // Every URL shown goes through redactUrls: a password in --db or --redis is never logged or printed.
+      const db = redactUrls(settings.db);
+      const shared = settings.redis ? { redis: redactUrls(settings.redis), redis_prefix: settings.redisPrefix } : {};
+      logger.info({ url: running.url, db, ...shared, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");
+      process.stderr.write(`ICCID Lookup is serving ${running.url} (database ${db}); account page ${running.url}/account\n`);
     });
 }
 

@@ -1,4 +1,4 @@
-import { StoreUnavailable } from "../errors.js";
+import { DatabaseMissing, StoreUnavailable } from "../errors.js";
 
 // Error codes that mean PostgreSQL cannot be reached or is going away: class 08 (connection exception),
 // 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now) and the socket-level errnos.
@@ -16,5 +16,13 @@ export function isConnectionLoss(error: unknown): boolean {
 /** A PostgreSQL error as the store reports it: StoreUnavailable (503) when the database is out of reach. */
 export function storeError(error: unknown): unknown {
   if (error instanceof StoreUnavailable) return error;
-  return isConnectionLoss(error) ? new StoreUnavailable({ cause: error }) : error;
+  return isConnectionLoss(error) ? new StoreUnavailable({ cause: error }) : (noDatabase(error) ?? error);
+}
+
+/** A connection refused because the URL names no database of the server's: which one, and how to make it. */
+export function noDatabase(error: unknown): DatabaseMissing | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code !== "3D000") return undefined;
+  const name = /database "(.*)" does not exist/.exec(String(message))?.[1];
+  return name === undefined ? undefined : new DatabaseMissing(name, { cause: error });
 }

@@ -3,8 +3,11 @@ import { StoreUnavailable } from "../errors.js";
 
 /** Another connection holds the lock: worth waiting for. */
 const BUSY = /^SQLITE_(BUSY|LOCKED)/;
-/** The file cannot be written or read right now (lock, full disk, I/O, read-only): a 503, not a 500. */
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL)/;
+/**
+ * The file cannot be written or read right now (lock, full disk, I/O, read-only) or its pages are damaged
+ * (corrupt, not a database): a 503, not a 500. A damaged file is refused at start (checkIntegrity).
+ */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL|CORRUPT|NOTADB)/;
 
 const code = (error: unknown) => String((error as { code?: unknown })?.code ?? "");
 

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { DatabaseCorrupt } from "../errors.js";
 
 /**
  * Opens the store's SQLite file with the store's settings, creating it owner-only (0600, in a 0700
@@ -13,7 +14,13 @@ export function openDatabase(path: string): Database.Database {
     closeSync(openSync(path, "a", 0o600));
   }
   const db = new Database(path);
-  db.pragma("journal_mode = WAL");
+  try {
+    db.pragma("journal_mode = WAL"); // the first read of the file: a damaged header fails here
+  } catch (error) {
+    db.close();
+    const code = String((error as { code?: unknown }).code);
+    throw /^SQLITE_(NOTADB|CORRUPT)/.test(code) ? new DatabaseCorrupt(path, (error as Error).message) : error;
+  }
   db.pragma("synchronous = NORMAL"); // durable at each WAL checkpoint; a crash loses no committed tx in WAL
   db.pragma("busy_timeout = 0"); // lock waits happen in whenNotBusy (busy.ts), off the event loop
   db.pragma("foreign_keys = ON");

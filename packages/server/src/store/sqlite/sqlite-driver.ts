@@ -1,5 +1,6 @@
+import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
-import { SchemaTooNew, StoreUnavailable } from "../errors.js";
+import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
 import { chargeByGroups } from "../charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
@@ -26,9 +27,12 @@ export class SqliteDriver implements SqlDriver {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Prepared>();
   readonly #chargeAll: (charges: Charge[]) => ChargeOutcome[];
+  /** The file opened, as the file system names it: still at its path while it is the store's file. */
+  readonly #file: { dev: number; ino: number } | undefined;
 
-  constructor(path: string) {
+  constructor(private readonly path: string) {
     this.#db = openDatabase(path);
+    this.#file = path === ":memory:" ? undefined : statSync(path);
     // A busy client's requests in one commit move the same counters: charged as one when they fit together.
     this.#chargeAll = this.#db.transaction((charges: Charge[]) => chargeByGroups(charges, (c, requests) => this.#charge(c, requests))).immediate;
   }
@@ -71,7 +75,23 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async probeWrite({ sql, params = [] }: Statement): Promise<void> {
+    // A file deleted (or replaced) under a running server still takes writes, on an inode nobody will open again.
+    if (this.#file) {
+      const now = statSync(this.path, { throwIfNoEntry: false });
+      if (!now || now.ino !== this.#file.ino || now.dev !== this.#file.dev) throw new DatabaseFileGone(this.path);
+    }
     await whenNotBusy(() => this.#prepared(sql).run(...params), PROBE_WAIT_MS);
+  }
+
+  /** Refuses a file that fails SQLite's quick_check (damaged pages or indexes), naming the first problem. */
+  checkIntegrity(): void {
+    let problems: string[];
+    try {
+      problems = (this.#db.pragma("quick_check", { simple: false }) as Array<{ quick_check: string }>).map((row) => row.quick_check);
+    } catch (error) {
+      problems = [(error as Error).message];
+    }
+    if (problems.length !== 1 || problems[0] !== "ok") throw new DatabaseCorrupt(this.path, problems[0] ?? "no answer");
   }
 
   async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {

@@ -3,7 +3,16 @@ import { SqliteDriver } from "./sqlite-driver.js";
 
 /** The embedded store, the default: one SQLite file (WAL) at `path`, created owner-only. */
 export class SqliteStore extends SqlStore {
+  readonly #driver: SqliteDriver;
+
   constructor(readonly path: string) {
-    super(new SqliteDriver(path));
+    const driver = new SqliteDriver(path);
+    super(driver);
+    this.#driver = driver;
+  }
+
+  /** Throws DatabaseCorrupt when the file fails SQLite's quick_check (start refuses to serve from it). */
+  async checkIntegrity(): Promise<void> {
+    this.#driver.checkIntegrity();
   }
 }
