@@ -27,7 +27,12 @@ export const Problem = z
   })
   .register(apiSchemas, { id: "Problem" });
 
-export const Health = z.object({ status: z.literal("ok") }).register(apiSchemas, { id: "Health" });
+export const Health = z
+  .object({
+    status: z.enum(["ok", "degraded"]).describe("degraded: serving, with something it depends on missing (detail says what)"),
+    detail: z.string().optional().describe("Present when degraded: what is missing and what that means for answers"),
+  })
+  .register(apiSchemas, { id: "Health" });
 
 export type FieldError = Wire.FieldError;
 export type Problem = Wire.Problem;

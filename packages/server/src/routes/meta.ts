@@ -38,21 +38,20 @@ export const healthRoutes: Route[] = [
     },
   }),
   // Readiness, unlike the liveness answer above: 503 while the store cannot take a write (a held lock,
-  // a full disk, PostgreSQL out of reach), its SQLite file is gone, or the rate limits' Redis does not
-  // answer; the detail says which. 200 again by itself once all is well.
+  // a full disk, PostgreSQL out of reach) or its SQLite file is gone, the detail saying which; 200 again
+  // by itself once it can. A silent Redis is 200 `degraded`, with the detail.
   defineRoute({
     method: "get",
     path: "/readyz",
-    summary: "Readiness for load balancers: 503 while the store cannot take a write or Redis does not answer, 200 again once all is well",
+    summary: "Readiness for load balancers: 503 while the store cannot take a write, 200 again once it can (degraded while Redis does not answer)",
     response: { status: 200, description: "Ready", schema: Health },
     handler: (s) => async (ctx) => {
       try {
-        await s.readiness.check();
+        ctx.body = await s.readiness.check();
       } catch (error) {
         const detail = error instanceof NotReady ? error.message : "The store cannot take a write now.";
         throw new HttpProblem("unavailable", detail, { retry_after: 1, headers: { "Retry-After": "1" } });
       }
-      ctx.body = { status: "ok" };
     },
   }),
 ];

@@ -18,14 +18,18 @@ export class NotReady extends Error {
   }
 }
 
+/** Ready, and whether something it depends on is missing without stopping it from answering. */
+export type ReadyState = { status: "ok" } | { status: "degraded"; detail: string };
+
 /**
- * Whether this instance should be sent traffic: the store takes a write now, its database file is still
- * the one it opened, and the rate limits' Redis (if any) answers. However often it is asked (the endpoint
- * needs no credentials), at most one probe runs at a time and a result is reused for `maxAgeMs`, so
- * asking cannot load the store.
+ * Whether this instance should be sent traffic: the store takes a write now and its database file is
+ * still the one it opened. A silent Redis does not make it unready: every instance answers from its own
+ * limits meanwhile, and taking them all out of a load balancer at once would stop the service, so the
+ * state says `degraded` instead. However often it is asked (the endpoint needs no credentials), at most
+ * one probe runs at a time and a result is reused for `maxAgeMs`, so asking cannot load the store.
  */
 export class Readiness {
-  #probe: { at: number; settled: boolean; result: Promise<void> } | undefined;
+  #probe: { at: number; settled: boolean; result: Promise<ReadyState> } | undefined;
 
   constructor(
     private readonly store: StoreLifecycle,
@@ -34,8 +38,8 @@ export class Readiness {
     private readonly limits?: SharedLimits,
   ) {}
 
-  /** Resolves when ready; rejects with NotReady saying why when not. */
-  check(): Promise<void> {
+  /** Resolves when ready, saying whether degraded; rejects with NotReady saying why when not. */
+  check(): Promise<ReadyState> {
     // Monotonic time for the reuse (an injected clock may stand still); the clock's time is what is written.
     const now = performance.now();
     const last = this.#probe;
@@ -49,13 +53,14 @@ export class Readiness {
     return probe.result;
   }
 
-  async #probeOnce(): Promise<void> {
+  async #probeOnce(): Promise<ReadyState> {
     try {
       await this.store.checkWritable(this.clock.now());
     } catch (error) {
       if (error instanceof DatabaseFileGone) throw new NotReady("The database file was deleted or replaced while the server ran.", { cause: error });
       throw new NotReady("The store cannot take a write now.", { cause: error });
     }
-    if (this.limits && !this.limits.answering) throw new NotReady("Redis is not answering: rate limits are per instance until it does.");
+    if (this.limits && !this.limits.answering) return { status: "degraded", detail: "Redis is not answering: rate limits are per instance until it does." };
+    return { status: "ok" };
   }
 }

@@ -91,9 +91,9 @@ describe("a hung Redis (stopped with SIGSTOP) under two instances", { timeout: 1
       for (const server of servers) {
         await eventually(async () => {
           const ready = await call(server.url, "GET", "/readyz");
-          expect(ready.status).toBe(503);
-          expect(ready.headers["retry-after"]).toBe("1");
-          expect(ready.body.detail).toMatch(/Redis is not answering/);
+          // Still ready (every instance answers from its own limits), and saying what is missing.
+          expect(ready.status).toBe(200);
+          expect(ready.body).toMatchObject({ status: "degraded", detail: expect.stringMatching(/Redis is not answering/) });
         });
         expect(server.stdout()).toMatch(/"level":40,[^\n]*"msg":"redis not answering/);
       }
@@ -104,7 +104,7 @@ describe("a hung Redis (stopped with SIGSTOP) under two instances", { timeout: 1
 
     // Recovery by itself: ready again, said in the log, and the limits counted in Redis again.
     for (const server of servers) {
-      await eventually(async () => expect((await call(server.url, "GET", "/readyz")).status).toBe(200));
+      await eventually(async () => expect((await call(server.url, "GET", "/readyz")).body).toEqual({ status: "ok" }));
       await server.waitForOutput("stdout", /"msg":"redis answering/);
     }
     const before = await countedInRedis();
