@@ -64,7 +64,7 @@ describe("POST /api/v1/iccid/lookup", () => {
     [{}, "/iccid"],
     [{ iccid: 8944 }, "/iccid"],
     [{ iccid: null }, "/iccid"],
-    [{ iccid: "89441000000000000018", extra: 1 }, ""],
+    [{ iccid: "89441000000000000018", extra: 1 }, "/extra"],
   ])("refuses body %j with a pointer to the field", async (body, pointer) => {
     const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body });
     expect(r.status).toBe(422);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { schemaIssueWords } from "../domain/schema-issues.js";
 
 /** Settings of the `iccid-server` command: flag, then ICCID_* environment variable, then default. */
 export interface CommandSettings {
@@ -39,7 +40,7 @@ interface Source {
 function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: NodeJS.ProcessEnv, fallback: T): T {
   const [value, from] =
     flagValue !== undefined ? [flagValue, source.flag] : env[source.env] !== undefined ? [env[source.env], source.env] : [fallback, "default"];
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: schemaIssueWords });
   if (!parsed.success) throw new SettingsError(`${from}: ${parsed.error.issues[0]?.message ?? "invalid"} (got ${JSON.stringify(value)})`);
   return parsed.data;
 }
