@@ -99,10 +99,9 @@ describe("account page states", () => {
       const { page, problems, close } = await open(width, "/docs/errors#rate_limited");
       await page.getByRole("heading", { name: "API errors" }).waitFor();
       // The stylesheet applied: the page's own font and background, not the browser's defaults.
-      const look = await page.evaluate(() => {
-        const body = getComputedStyle(document.body);
-        return { margin: body.margin, font: body.fontFamily, background: body.backgroundColor };
-      });
+      const look = (await page.evaluate(
+        "(({ margin, fontFamily, backgroundColor }) => ({ margin, font: fontFamily, background: backgroundColor }))(getComputedStyle(document.body))",
+      )) as { margin: string; font: string; background: string };
       expect(look.margin).toBe("0px");
       expect(look.font).toMatch(/system-ui/);
       expect(look.background).not.toBe("rgba(0, 0, 0, 0)");
