@@ -9,6 +9,8 @@ export const ICCID_WARNING_CODES = [
   "hex_digits",
   "modem_response",
   "nibble_swapped",
+  "full_width_digits",
+  "quotes_stripped",
 ] as const;
 export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
 

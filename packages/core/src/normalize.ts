@@ -1,5 +1,6 @@
 import { readModemAnswer } from "./modem-answer.js";
 import { isRawEfIccid, swapNibbles } from "./nibble-swap.js";
+import { halfWidth, unquoted } from "./written-forms.js";
 
 export interface NormalizedIccid {
   /** The number after reading it out of a modem answer, un-swapping a raw dump, dropping separators,
@@ -13,6 +14,10 @@ export interface NormalizedIccid {
   modemTag: string | null;
   /** True when the input was a raw, nibble-swapped EF_ICCID dump (`98…`) and was swapped back. */
   nibbleSwapped: boolean;
+  /** True when full-width characters (８９４４…) were read as their ASCII forms. */
+  fullWidth: boolean;
+  /** True when quotes around the number ("…", '…', “…”, «…») were removed. */
+  quoted: boolean;
   /** True when `value` is known to hold decimal digits only (the common case, found without a second test). */
   digitsOnly: boolean;
 }
@@ -25,13 +30,13 @@ const TRAILING_FILLER = /F+$/;
 const ALREADY_NORMAL = /^89[0-9]*$/;
 
 function plain(value: string): NormalizedIccid {
-  return { value, paddingStripped: false, filler: null, modemTag: null, nibbleSwapped: false, digitsOnly: true };
+  return { value, paddingStripped: false, filler: null, modemTag: null, nibbleSwapped: false, fullWidth: false, quoted: false, digitsOnly: true };
 }
 
 /**
- * Normalises an ICCID as written by a person, a modem or a card reader: the ICCID out of a modem answer,
- * drop separators, uppercase, strip leading F filler, swap a raw EF_ICCID dump back, strip trailing
- * F padding. Idempotent: the value normalises to itself.
+ * Normalises an ICCID as written by a person, a modem or a card reader: full-width characters as ASCII,
+ * drop separators, uppercase, drop quotes around it, the ICCID out of a modem answer, strip leading F
+ * filler, swap a raw EF_ICCID dump back, strip trailing F padding. Idempotent: the value normalises to itself.
  */
 export function normalizeIccid(input: string): NormalizedIccid {
   // Most ICCIDs arrive as plain digits, which normalise to themselves: one test instead of the passes
@@ -39,9 +44,33 @@ export function normalizeIccid(input: string): NormalizedIccid {
   return ALREADY_NORMAL.test(input) ? plain(input) : normalizeWritten(input);
 }
 
-/** normalizeIccid for anything that is not already plain digits after 89: the passes, one by one. */
+/**
+ * normalizeIccid for anything that is not already plain digits after 89. Filler or a modem answer can
+ * wrap quotes that show only once they are gone (`F"…"F`): the passes then run again on what is left,
+ * so that the value always normalises to itself.
+ */
 function normalizeWritten(input: string): NormalizedIccid {
-  const whole = input.replace(SEPARATORS, "").toUpperCase();
+  const first = onePass(input);
+  if (unquoted(first.value) === null) return first;
+  const again = normalizeWritten(first.value);
+  return {
+    value: again.value,
+    paddingStripped: first.paddingStripped || again.paddingStripped,
+    filler: first.filler ?? again.filler,
+    modemTag: first.modemTag ?? again.modemTag,
+    nibbleSwapped: first.nibbleSwapped || again.nibbleSwapped,
+    fullWidth: first.fullWidth,
+    quoted: true,
+    digitsOnly: false,
+  };
+}
+
+/** The passes, one by one. */
+function onePass(input: string): NormalizedIccid {
+  const narrow = halfWidth(input);
+  const compacted = (narrow ?? input).replace(SEPARATORS, "").toUpperCase();
+  const inner = unquoted(compacted);
+  const whole = inner ?? compacted;
   // Filler is stripped before the answer is read, and again after: so a value never reads as an answer.
   const stripped = whole.replace(LEADING_FILLER, "");
   const answer = readModemAnswer(stripped);
@@ -59,6 +88,8 @@ function normalizeWritten(input: string): NormalizedIccid {
     filler: leading ? (trailing ? "both" : "leading") : trailing ? "trailing" : null,
     modemTag: answer ? answer.tag : null,
     nibbleSwapped,
+    fullWidth: narrow !== null,
+    quoted: inner !== null,
     digitsOnly: false,
   };
 }

@@ -71,6 +71,8 @@ const WARNINGS: Record<IccidWarningCode, Readonly<IccidWarning>> = {
     message: "the length is allowed but unusual (19 and 20 are standard)",
   }),
   hex_digits: Object.freeze({ code: "hex_digits", message: "the number holds hex digits A-F, so the Luhn check does not apply" }),
+  full_width_digits: Object.freeze({ code: "full_width_digits", message: "full-width characters (８９４４…) were read as ASCII digits" }),
+  quotes_stripped: Object.freeze({ code: "quotes_stripped", message: "the quotes around the number were removed" }),
 };
 
 function reject(input: string, code: IccidErrorCode, message: string): RejectedIccid {
@@ -101,7 +103,7 @@ function failingChecks(value: string): IccidChecks {
 /** Checks the grammar of one ICCID (docs/api.md, "How an ICCID is read"). Never throws, whatever it is given. */
 export function parseIccid(input: string): IccidParseResult {
   if (typeof input !== "string") return reject(String(input), "invalid_characters", "the ICCID must be a string");
-  const { value, filler, modemTag, nibbleSwapped, digitsOnly } = normalizeIccid(input);
+  const { value, filler, modemTag, nibbleSwapped, fullWidth, quoted, digitsOnly } = normalizeIccid(input);
 
   if (value.length === 0) return reject(input, "empty", "the ICCID is empty");
   if (!digitsOnly && !HEX_ONLY.test(value)) {
@@ -120,6 +122,8 @@ export function parseIccid(input: string): IccidParseResult {
   }
 
   const warnings: IccidWarning[] = [];
+  if (fullWidth) warnings.push(warning("full_width_digits"));
+  if (quoted) warnings.push(warning("quotes_stripped"));
   if (modemTag !== null) warnings.push(warning("modem_response"));
   if (nibbleSwapped) warnings.push(warning("nibble_swapped"));
   if (filler !== null) warnings.push(FILLER_WARNINGS[filler]);

@@ -135,7 +135,7 @@ describe("iccid-server", { timeout: 120_000 }, () => {
 
       const csv = join(dir, "live.csv");
       writeFileSync(csv, 'prefix,name,country_iso2\n8944100,"Live, ""quoted"" MVNO",JE\n');
-      expect(run(["issuers", "import", csv]).stdout).toMatch(/imported 1 prefixes; running servers use the change within 1 s/);
+      expect(run(["issuers", "import", csv]).stdout).toMatch(/imported 1 prefix; running servers use the change within 1 s/);
       await eventually(async () => expect(await issuerOf(server.url)).toMatchObject({ prefix: "8944100", name: 'Live, "quoted" MVNO', origin: "custom" }));
 
       expect(run(["issuers", "list"]).stdout).toMatch(/^8944100 +JE +Live, "quoted" MVNO$/m);
@@ -145,7 +145,7 @@ describe("iccid-server", { timeout: 120_000 }, () => {
       expect(run(["issuers", "import", "--replace", csv]).status).toBe(0); // what export writes, import reads back
       expect(run(["issuers", "export"]).stdout).toBe(exported.stdout);
 
-      expect(run(["issuers", "remove", "8944100", "8944999"]).stdout).toMatch(/removed 1 prefixes \(1 were not imported\)/);
+      expect(run(["issuers", "remove", "8944100", "8944999"]).stdout).toMatch(/removed 1 prefix \(1 was not imported\)/);
       await eventually(async () => expect((await issuerOf(server.url)).origin).toBe("itu-e118"));
       const bad = run(["issuers", "remove", "12345"]);
       expect(bad.status).toBe(1);

@@ -65,6 +65,8 @@ describe("quota", () => {
     const single = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: iccids(1, 300)[0] } });
     expect(single.status).toBe(429);
     expect(single.body.code).toBe("quota_exceeded");
+    expect(over.body.detail).toBe("This request needs 3 lookups but 2 of 10 remain this period.");
+    expect(single.body.detail).toBe("This request needs 1 lookup but 0 of 10 remain this period.");
     const after = await call(server.url, "GET", "/api/v1/usage", { key });
     expect(after.body.quota).toMatchObject({ used: 10, remaining: 0 });
     expect(after.body.totals).toEqual({ requests: 2, lookups: 10 });

@@ -38,6 +38,19 @@ describe("POST /api/v1/iccid/lookup", () => {
     expect(r.body.data_version).toMatch(/^registry\.\d+\./);
   });
 
+  it("reads full-width digits and a quoted number as the number, saying so in warnings", async () => {
+    const wide = await lookup("８９４４１０００００００００００００１８");
+    expect(wide.status).toBe(200);
+    expect(wide.body).toMatchObject({ iccid: "89441000000000000018", valid: true, issuer: { name: "Vodafone plc" } });
+    expect(wide.body.warnings.map((w: { code: string }) => w.code)).toEqual(["full_width_digits"]);
+    const quoted = await lookup("\u201C8944 1000 0000 0000 0018\u201D");
+    expect(quoted.status).toBe(200);
+    expect(quoted.body.warnings).toEqual([{ code: "quotes_stripped", message: "the quotes around the number were removed" }]);
+    const listed = await batch(["'89441000000000000018'", "89441000000000000018"]);
+    expect(listed.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
+    expect(listed.body.summary.unique).toBe(1);
+  });
+
   it("answers 200 with valid: false for a wrong check digit", async () => {
     const r = await lookup("89441000000000000019");
     expect(r.status).toBe(200);
@@ -64,7 +77,7 @@ describe("POST /api/v1/iccid/lookup", () => {
     [{}, "/iccid"],
     [{ iccid: 8944 }, "/iccid"],
     [{ iccid: null }, "/iccid"],
-    [{ iccid: "89441000000000000018", extra: 1 }, ""],
+    [{ iccid: "89441000000000000018", extra: 1 }, "/extra"],
   ])("refuses body %j with a pointer to the field", async (body, pointer) => {
     const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body });
     expect(r.status).toBe(422);

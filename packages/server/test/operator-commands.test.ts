@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,17 +88,75 @@ describe("operator commands", () => {
 
       expect(run(["account", "password", "--email", "forgetful@example.test", "--password-stdin"], "short\n").status).toBe(2);
       const changed = run(["account", "password", "--email", "forgetful@example.test", "--password-stdin"], "second-password\n");
-      expect(changed.stdout).toBe("forgetful@example.test: password changed, sessions ended\n");
+      // Nothing generated, so no data: the status is for the operator, on stderr.
+      expect(changed.stdout).toBe("");
+      expect(changed.stderr).toBe("forgetful@example.test: password changed, sessions ended, sign-in lockout lifted\n");
       expect((await call(server.url, "GET", "/api/v1/session", { cookie: oldSession })).status).toBe(401);
       expect((await signIn("first-password")).status).toBe(401);
       expect((await signIn("second-password")).status).toBe(201);
 
+      // A generated password is the command's data: alone on stdout, so PW=$(iccid-server account password …) holds it.
       const generated = run(["account", "password", "--email", "forgetful@example.test"]);
-      const password = /generated password \(shown once\): (\S+)/.exec(generated.stderr)![1]!;
-      expect(generated.stdout).not.toContain(password);
+      expect(generated.status).toBe(0);
+      expect(generated.stdout).toMatch(/^[0-9A-Za-z]{20}\n$/);
+      const password = generated.stdout.trim();
+      expect(generated.stderr).not.toContain(password);
+      expect(generated.stderr).toMatch(/password changed/);
       expect((await signIn(password)).status).toBe(201);
     } finally {
       await stopServerProcess(server);
     }
+  });
+
+  for (const redis of [undefined, process.env.ICCID_TEST_REDIS_URL ?? "redis://127.0.0.1:6379"]) {
+    it(`a new password lifts the sign-in lockout of a running server (${redis ? "throttle in Redis" : "throttle in memory"})`, async () => {
+      const email = `locked-${redis ? "redis" : "memory"}-${process.pid}-${Date.now()}@example.test`;
+      expect(run(["account", "create", "--email", email, "--password-stdin"], "first-password\n").status).toBe(0);
+      const server = await startServerProcess(db, redis ? { args: ["--redis", redis] } : {});
+      try {
+        const signIn = (password: string) => call(server.url, "POST", "/api/v1/session", { body: { email, password } });
+        for (let i = 0; i < 5; i++) expect((await signIn("a-wrong-guess")).status).toBe(401);
+        const locked = await signIn("first-password");
+        expect(locked.status).toBe(429);
+        expect(Number(locked.headers["retry-after"])).toBeGreaterThan(0);
+
+        expect(run(["account", "password", "--email", email, "--password-stdin"], "second-password\n").status).toBe(0);
+        expect((await signIn("second-password")).status).toBe(201);
+        // The old password is refused as wrong, not as locked out: the count started afresh.
+        expect((await signIn("first-password")).status).toBe(401);
+      } finally {
+        await stopServerProcess(server);
+      }
+    });
+  }
+
+  it("refuses a plan's rate limit or window below 1 with one rule, one message and the usage exit code", () => {
+    const attempts = [
+      ["--rate-limit", "-5"],
+      ["--rate-limit", "0"],
+      ["--rate-limit", "1.5"],
+      ["--window", "0"],
+      ["--window", "-1"],
+    ];
+    for (const [flag, value] of attempts) {
+      const r = run(["plan", "set", "odd", "--rate-limit", "10", "--window", "60", "--monthly-lookups", "5", flag!, value!]);
+      expect(r.status, `${flag} ${value}`).toBe(2);
+      expect(r.stderr, `${flag} ${value}`).toBe(`iccid-server: ${flag} must be a whole number ≥ 1 (got "${value}")\n`);
+    }
+    const negativeQuota = run(["plan", "set", "odd", "--rate-limit", "10", "--window", "60", "--monthly-lookups", "-1"]);
+    expect(negativeQuota.status).toBe(2);
+    expect(negativeQuota.stderr).toBe('iccid-server: --monthly-lookups must be a whole number ≥ 0 (got "-1")\n');
+    expect(plans().map((p) => p.name)).not.toContain("odd");
+  });
+
+  it("stops quietly when the reader of its output goes away (`account list | head -1`)", async () => {
+    // The reading end is closed before the command writes a byte: its first write meets EPIPE.
+    const child = spawn(process.execPath, [SERVER_BIN, "account", "list"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ICCID_DB: db } });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    const [code] = (await once(child, "close")) as [number | null];
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 });

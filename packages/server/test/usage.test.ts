@@ -79,7 +79,7 @@ describe("GET /api/v1/usage", () => {
     ["?from=2026-11-05&to=2026-11-01", "/to"],
     ["?from=2020-01-01&to=2026-01-01&granularity=hour", "/granularity"],
     ["?from=2026-11-01&from=2026-11-02", "/from"],
-    ["?colour=blue", ""],
+    ["?colour=blue", "/colour"],
   ])("422 invalid_input for %s", async (query, pointer) => {
     const r = await usage(query);
     expect(r.status).toBe(422);

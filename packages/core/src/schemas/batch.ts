@@ -9,8 +9,8 @@ export const BatchRequest = z
   .strictObject({
     iccids: z
       .array(z.string().max(256))
-      .min(1, { error: `iccids must hold 1 to ${BATCH_MAX_ITEMS} items` })
-      .max(BATCH_MAX_ITEMS, { error: `iccids must hold 1 to ${BATCH_MAX_ITEMS} items` }),
+      .min(1, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` })
+      .max(BATCH_MAX_ITEMS, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` }),
   })
   .register(apiSchemas, { id: "BatchRequest" });
 

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { fieldIssues, schemaIssueWords } from "../domain/schema-issues.js";
 import type { Store } from "../store/store.js";
 import { TABLE_NAMES, type DumpRow } from "../store/tables.js";
 
@@ -38,8 +39,11 @@ async function* readDump(file: string): AsyncIterable<DumpRow> {
     } catch {
       throw new Error(`line ${n}: not JSON`);
     }
-    const parsed = DumpLine.safeParse(value);
-    if (!parsed.success) throw new Error(`line ${n}: ${parsed.error.issues[0]?.path.join(".") || "row"}: ${parsed.error.issues[0]?.message}`);
+    const parsed = DumpLine.safeParse(value, { error: schemaIssueWords });
+    if (!parsed.success) {
+      const [first] = fieldIssues(parsed.error.issues);
+      throw new Error(`line ${n}: ${first?.field.join(".") || "row"}: ${first?.detail}`);
+    }
     yield parsed.data;
   }
 }

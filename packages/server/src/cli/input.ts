@@ -3,18 +3,6 @@ import { assertPassword } from "../services/accounts.js";
 import { readFileSync } from "node:fs";
 import { randomBase62 } from "../auth/secrets.js";
 
-/** Standard input as text, without its final line break (for `--password-stdin`). */
-export function readStdin(): string {
-  return readFileSync(0, "utf8").replace(/\r?\n$/, "");
-}
-
-/** A commander argument parser for whole numbers ≥ 0 that names the option in its error. */
-export const wholeNumber = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number ≥ 0 (got "${value}")`);
-  return n;
-};
-
 /** A bad command line found after parsing (a missing option that depends on another): exit 2, like commander's own. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -22,6 +10,23 @@ export class UsageError extends Error {
     this.name = "UsageError";
   }
 }
+
+/** Standard input as text, without its final line break (for `--password-stdin`). */
+export function readStdin(): string {
+  return readFileSync(0, "utf8").replace(/\r?\n$/, "");
+}
+
+/**
+ * A commander argument parser for whole numbers ≥ `min`: one rule and one message per option, whatever
+ * the wrong value (negative, below the minimum, a fraction, a word), and always a usage error (exit 2).
+ */
+export const wholeNumber =
+  (name: string, min = 0) =>
+  (value: string): number => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${name} must be a whole number ≥ ${min} (got "${value}")`);
+    return n;
+  };
 
 /** The password for `account create|password`: from stdin (checked here, so a short one is a usage error) or generated. */
 export function chosenPassword(fromStdin: boolean | undefined): { password: string; generated: boolean } {

@@ -10,6 +10,7 @@ import { keyCommand } from "./commands/key.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { planCommand } from "./commands/plan.js";
 import { startCommand } from "./commands/start.js";
+import { endQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { UsageError } from "./input.js";
 import { refusalInWords } from "./refusal-words.js";
 import { SettingsError } from "./settings.js";
@@ -21,7 +22,14 @@ export function buildProgram(): Command {
     .version(SERVER_VERSION)
     .option("--db <path|url>", "SQLite file or postgres:// URL (env ICCID_DB, default ./data/iccid.db)")
     .showHelpAfterError()
-    .exitOverride(); // main() picks the exit codes
+    .exitOverride() // main() picks the exit codes
+    .hook("preAction", (_program, action) => {
+      // A command's output may go to a reader that stops early; the server (`start`) logs through its own
+      // logger and is not one of them.
+      if (action.name() === "start") return;
+      endQuietlyOnClosedPipe(process.stdout);
+      endQuietlyOnClosedPipe(process.stderr);
+    });
   for (const command of [startCommand(), migrateCommand(), accountCommand(), planCommand(), keyCommand(), issuersCommand(), exportCommand(), importCommand()]) {
     program.addCommand(command);
   }

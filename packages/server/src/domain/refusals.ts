@@ -90,7 +90,7 @@ export class QuotaExceeded extends Refusal {
     readonly resetsAt: number,
     readonly retryAfterSeconds: number,
   ) {
-    super(`This request needs ${needed} lookups but ${remaining} of ${limit} remain this period.`);
+    super(`This request needs ${needed} ${needed === 1 ? "lookup" : "lookups"} but ${remaining} of ${limit} remain this period.`);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import type { z } from "zod";
-import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
+import { InvalidInput } from "../domain/refusals.js";
+import { fieldIssues, schemaIssueWords } from "../domain/schema-issues.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
 
 /**
@@ -77,9 +78,9 @@ function tooLarge(limitBytes: number): HttpProblem {
 
 /** Parses a value with a wire schema, or refuses with `InvalidInput` naming every offending field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: "body" | "query" = "body"): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: schemaIssueWords });
   if (result.success) return result.data;
-  const issues = result.error.issues.slice(0, 20).map((issue): FieldIssue => ({ field: issue.path, code: issue.code, detail: issue.message }));
+  const issues = fieldIssues(result.error.issues);
   const first = issues[0]!;
   // An issue about the whole value (no path) is named after what was read: "the body", "the query".
   const field = first.field.length === 0 ? `the ${what}` : jsonPointer(first.field).slice(1).replace(/\//g, ".");

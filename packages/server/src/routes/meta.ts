@@ -1,26 +1,7 @@
-import { Health, PROBLEM_CODES } from "@iccid/core";
+import { Health } from "@iccid/core";
 import { HttpProblem } from "../http/problem.js";
 import { NotReady } from "../services/readiness.js";
 import { defineRoute, type Route } from "./route.js";
-
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
-function errorsPage(): string {
-  const rows = Object.entries(PROBLEM_CODES)
-    .map(([code, p]) => `<tr id="${code}"><td>${p.status}</td><td><code>${code}</code></td><td>${escapeHtml(p.title)}</td><td>${escapeHtml(p.when)}</td></tr>`)
-    .join("\n");
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>ICCID Lookup API errors</title></head>
-<body><main><h1>ICCID Lookup API errors</h1>
-<p>Errors are <a href="https://www.rfc-editor.org/rfc/rfc9457">RFC 9457</a> problem details
-(<code>application/problem+json</code>) with <code>code</code>, <code>detail</code>, <code>request_id</code> and, for
-input errors, <code>errors[]</code> with a JSON Pointer per field. 429 answers carry <code>Retry-After</code>.</p>
-<table><thead><tr><th>Status</th><th>Code</th><th>Title</th><th>When</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></main></body></html>`;
-}
 
 export const healthRoutes: Route[] = [
   defineRoute({
@@ -64,20 +45,5 @@ export const apiDocumentRoute = defineRoute({
   handler: (s) => (ctx) => {
     ctx.type = "application/json";
     ctx.body = s.apiDocument;
-  },
-});
-
-export const errorsPageRoute = defineRoute({
-  method: "get",
-  path: "/docs/errors",
-  summary: "Human page listing every error code",
-  response: { status: 200, description: "HTML" },
-  handler: () => {
-    const page = errorsPage();
-    return (ctx) => {
-      ctx.type = "text/html; charset=utf-8";
-      ctx.set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-      ctx.body = page;
-    };
   },
 });

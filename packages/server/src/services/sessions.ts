@@ -17,6 +17,16 @@ export interface ActiveSession {
   hash: string;
 }
 
+/**
+ * What the sign-in throttle counts an email's attempts under: for an account, its email with a fingerprint
+ * of its current password hash. Setting a new password (`iccid-server account password`, in whatever
+ * process) so starts a fresh count, which lifts a lockout on every throttle, in memory or in Redis, with
+ * no message to the running servers. An unknown email is counted by itself, and locks out the same way.
+ */
+function signInThrottleKey(email: string, account: Account | undefined): string {
+  return account ? `${email}#${sha256Hex(account.password_hash).slice(0, 16)}` : email;
+}
+
 /** Web sessions: a random secret in the cookie, only its SHA-256 in the store; sliding and absolute expiry. */
 export class Sessions {
   constructor(
@@ -29,12 +39,13 @@ export class Sessions {
 
   /** Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong). */
   async login(email: string, password: string, ip: string): Promise<{ secret: string; active: ActiveSession }> {
-    await this.throttle.attempt(email, ip);
     const account = await this.store.findAccountByEmail(email);
+    const throttleKey = signInThrottleKey(email, account);
+    await this.throttle.attempt(throttleKey, ip);
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
     const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
     if (!account || !ok) throw new InvalidCredentials();
-    await this.throttle.succeeded(email, ip);
+    await this.throttle.succeeded(throttleKey, ip);
     const secret = randomBytes(32).toString("base64url");
     const now = this.clock.now();
     const session: SessionRow = {

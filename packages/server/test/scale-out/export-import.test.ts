@@ -45,7 +45,7 @@ it("moves a SQLite database to PostgreSQL with export and import", async () => {
   const dump = join(dir, "dump.jsonl");
   const exported = run(["export", "--db", sqlite, "--out", dump]);
   expect(exported.status).toBe(0);
-  expect(exported.stderr).toMatch(/exported \d+ rows/);
+  expect(exported.stderr).toMatch(/exported [\d,]+ rows/);
 
   const target = `${PG}${PG.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema.name}`)}`;
   const imported = run(["import", dump, "--db", target]);

@@ -1,4 +1,5 @@
 import type { CreatedKey, KeyList, KeyRecord, Problem, Session, Usage } from "@iccid/core";
+import { formatRetryAfter } from "./format.js";
 
 /** An answer that was not a success, carrying the server's problem details when it sent them. */
 export class ApiProblem extends Error {
@@ -7,6 +8,8 @@ export class ApiProblem extends Error {
     readonly code: string,
     readonly detail: string,
     readonly requestId: string | undefined,
+    /** From Retry-After (or the body's retry_after): whole seconds before trying again is worth it. */
+    readonly retryAfterSeconds: number | undefined = undefined,
   ) {
     super(detail);
     this.name = "ApiProblem";
@@ -42,7 +45,14 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<T>
     problem.code ?? "http_error",
     problem.detail ?? problem.title ?? `The server answered ${response.status}.`,
     problem.request_id ?? response.headers.get("x-request-id") ?? undefined,
+    retryAfter(response.headers.get("retry-after"), problem.retry_after),
   );
+}
+
+/** Retry-After in seconds (the server sends whole seconds), else the body's retry_after; undefined without either. */
+function retryAfter(header: string | null, member: unknown): number | undefined {
+  const seconds = header !== null && /^\d+$/.test(header.trim()) ? Number(header) : member;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 function safeJson(text: string): unknown {
@@ -70,5 +80,6 @@ export const api = {
  */
 export function describeProblem(error: unknown): string {
   if (!(error instanceof ApiProblem)) return "Something went wrong. Reload the page and try again.";
+  if (error.status === 429 && error.retryAfterSeconds !== undefined) return `${error.detail} Try again ${formatRetryAfter(error.retryAfterSeconds)}.`;
   return error.status >= 500 && error.requestId ? `${error.detail} (request id ${error.requestId})` : error.detail;
 }

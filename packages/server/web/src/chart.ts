@@ -30,6 +30,7 @@ function describe(series: UsageBucket[]): string {
   const last = series[series.length - 1];
   if (!first || !last) return "No days in this period.";
   const total = series.reduce((sum, b) => sum + b.lookups, 0);
+  if (total === 0) return `No lookups from ${formatBucketDayLong(first.start)} to ${formatBucketDayLong(last.start)}.`;
   const busiest = series.reduce<UsageBucket | undefined>((best, b) => (b.lookups > (best?.lookups ?? 0) ? b : best), undefined);
   return (
     `Daily lookups from ${formatBucketDayLong(first.start)} to ${formatBucketDayLong(last.start)}: ${plural(total, "lookup", "lookups")} in all` +
@@ -43,12 +44,17 @@ export function leftMargin(labels: readonly string[]): number {
   return Math.ceil(widest) + LABEL_GAP + 4;
 }
 
-/** Daily lookups as bars, with a y axis and a few day labels; every bar has a tooltip title. */
+/**
+ * Daily lookups as bars, with a y axis and a few day labels; every bar has a tooltip title. A period
+ * without lookups has no y axis to read (its numbers would mean nothing): the baseline, the days and
+ * words that say so.
+ */
 export function dailyChart(series: UsageBucket[], width: number): SVGSVGElement {
-  const { step, top } = yAxis(Math.max(0, ...series.map((b) => b.lookups)));
+  const max = Math.max(0, ...series.map((b) => b.lookups));
+  const { step, top } = yAxis(max);
   const ticks: number[] = [];
-  for (let tick = 0; tick <= top; tick += step) ticks.push(tick);
-  const left = leftMargin(ticks.map(formatCount));
+  if (max > 0) for (let tick = 0; tick <= top; tick += step) ticks.push(tick);
+  const left = max > 0 ? leftMargin(ticks.map(formatCount)) : MARGIN.right;
   const right = width - MARGIN.right;
   const plotW = Math.max(1, right - left);
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
@@ -58,6 +64,7 @@ export function dailyChart(series: UsageBucket[], width: number): SVGSVGElement 
   const barW = Math.max(1, band * 0.7);
 
   const svg = s("svg", { class: "chart", width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`, role: "img", "aria-label": describe(series) });
+  if (max === 0) svg.append(s("line", { class: "axis", x1: left, x2: right, y1: baseline, y2: baseline }));
 
   for (const tick of ticks) {
     svg.append(
@@ -87,8 +94,8 @@ export function dailyChart(series: UsageBucket[], width: number): SVGSVGElement 
     }
   });
 
-  if (series.every((b) => b.lookups === 0)) {
-    svg.append(s("text", { class: "empty", x: left + plotW / 2, y: MARGIN.top + plotH / 2, "text-anchor": "middle" }, "No lookups yet in this period"));
+  if (max === 0) {
+    svg.append(s("text", { class: "empty", x: left + plotW / 2, y: MARGIN.top + plotH / 2, "text-anchor": "middle" }, "No lookups in this period yet"));
   }
   return svg;
 }

@@ -14,11 +14,14 @@ const accountTitle = byId("account-title");
 const who = byId("who");
 const whoEmail = byId("who-email");
 const signOutButton = byId<HTMLButtonElement>("sign-out");
+/** The account of the last session the page showed, until the user signs out. */
+let signedInEmail: string | undefined;
 
 /** A call failed because the session ended (expired, or signed out in another tab): back to sign-in. */
 function sessionLost(error: unknown): boolean {
   if (!(error instanceof ApiProblem && error.signedOut)) return false;
-  showSignIn("Your session has ended. Sign in again.");
+  // Whose session it was: the form keeps the email, so only the password needs typing again.
+  showSignIn("Your session has ended. Sign in again.", signedInEmail);
   return true;
 }
 
@@ -31,17 +34,18 @@ const usage = new UsagePanel(sessionLost);
 // The usage card's Refresh also refreshes the keys table: "last used" moves with the same calls.
 byId("usage-refresh").addEventListener("click", () => void keys.load());
 
-function showSignIn(notice?: string): void {
+function showSignIn(notice?: string, email?: string): void {
   loading.hidden = true;
   accountView.hidden = true;
   who.hidden = true;
   keys.clear();
   usage.clear();
-  signIn.show(notice);
+  signIn.show(notice, email);
 }
 
 function showAccount(session: Session): void {
   loading.hidden = true;
+  signedInEmail = session.account.email;
   signIn.hide();
   whoEmail.textContent = session.account.email;
   whoEmail.title = session.account.email; // the full address when the bar truncates it
@@ -62,6 +66,8 @@ signOutButton.addEventListener("click", async () => {
   } finally {
     signOutButton.disabled = false;
   }
+  // Signed out on purpose: the form forgets whose account it was.
+  signedInEmail = undefined;
   showSignIn("You have signed out.");
 });
 

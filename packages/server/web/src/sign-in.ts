@@ -1,5 +1,6 @@
 import type { Session } from "@iccid/core";
-import { api, describeProblem } from "./api.js";
+import { api, ApiProblem, describeProblem } from "./api.js";
+import { formatRetryAfter } from "./format.js";
 import { byId, showError } from "./dom.js";
 
 /** The sign-in form: POST /api/v1/session, which sets the HttpOnly session cookie. */
@@ -21,7 +22,9 @@ export class SignInView {
         this.#form.reset();
         onSignedIn(session);
       } catch (error) {
-        showError(this.#error, describeProblem(error));
+        // Locked out: say when signing in can work again, from the answer's Retry-After.
+        const lockedOut = error instanceof ApiProblem && error.status === 429 && error.retryAfterSeconds !== undefined;
+        showError(this.#error, lockedOut ? `Too many sign-in attempts. Try again ${formatRetryAfter(error.retryAfterSeconds!)}.` : describeProblem(error));
         // The password is the likely culprit: ready to retype, email kept.
         this.#password.select();
         this.#password.focus();
@@ -31,12 +34,20 @@ export class SignInView {
     });
   }
 
-  /** Shows the form; `notice` explains why (signed out, session ended). */
-  show(notice?: string): void {
+  /**
+   * Shows the form; `notice` explains why (signed out, session ended). With `email` (the account whose
+   * session just ended), the email is filled in and the password has focus: only it needs typing again.
+   */
+  show(notice?: string, email?: string): void {
     this.#view.hidden = false;
     showError(this.#error, notice ?? null);
     this.#error.classList.toggle("notice", notice !== undefined);
-    this.#email.focus();
+    if (email) {
+      this.#email.value = email;
+      this.#password.focus();
+    } else {
+      this.#email.focus();
+    }
   }
 
   hide(): void {

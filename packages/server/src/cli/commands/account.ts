@@ -32,14 +32,18 @@ export function accountCommand(): Command {
     });
   account
     .command("password")
-    .description("set a new password (generated and shown once unless --password-stdin) and end the account's sessions")
+    .description(
+      "set a new password, end the account's sessions and lift its sign-in lockout; without --password-stdin one is " +
+        "generated and printed once on standard output (the status goes to standard error)",
+    )
     .requiredOption("--email <email>", "account email")
     .option("--password-stdin", "read the new password from standard input")
     .action(async (opts: { email: string; passwordStdin?: boolean }, command: Command) => {
       const { password, generated } = chosenPassword(opts.passwordStdin);
       await withStore(command, (store) => new Accounts(store, systemClock).resetPassword(opts.email, password));
-      process.stdout.write(`${opts.email}: password changed, sessions ended\n`);
-      if (generated) process.stderr.write(`generated password (shown once): ${password}\n`);
+      // The data (a generated password) alone on stdout, so that PW=$(iccid-server account password …) holds it.
+      if (generated) process.stdout.write(`${password}\n`);
+      process.stderr.write(`${opts.email}: password changed, sessions ended, sign-in lockout lifted\n`);
     });
   account
     .command("subscription")

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { exportRows } from "../dump.js";
+import { counted } from "../counted.js";
 import { withStore } from "../store-access.js";
 
 export function exportCommand(): Command {
@@ -8,6 +9,6 @@ export function exportCommand(): Command {
     .option("--out <file>", "write to a file instead of standard output")
     .action(async (opts: { out?: string }, command: Command) => {
       const count = await withStore(command, (store) => exportRows(store, opts.out));
-      process.stderr.write(`exported ${count} rows\n`);
+      process.stderr.write(`exported ${counted(count, "row")}\n`);
     });
 }

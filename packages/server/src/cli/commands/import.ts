@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { importRows } from "../dump.js";
+import { counted } from "../counted.js";
 import { withStore } from "../store-access.js";
 
 export function importCommand(): Command {
@@ -8,6 +9,6 @@ export function importCommand(): Command {
     .description("load an export into an empty database (use - for standard input)")
     .action(async (file: string, _opts, command: Command) => {
       const count = await withStore(command, (store) => importRows(store, file), { seedPlan: false });
-      process.stdout.write(`imported ${count} rows\n`);
+      process.stdout.write(`imported ${counted(count, "row")}\n`);
     });
 }

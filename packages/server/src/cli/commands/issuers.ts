@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
+import { counted } from "../counted.js";
 import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
 import { withStore } from "../store-access.js";
 
@@ -15,7 +16,7 @@ export function issuersCommand(): Command {
     .action(async (file: string, opts: { replace?: boolean }, command: Command) => {
       const prefixes = parseIssuerCsv(readFileSync(file, "utf8"));
       await withStore(command, (store) => (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes)));
-      process.stdout.write(`imported ${prefixes.length} prefixes; ${APPLIES}\n`);
+      process.stdout.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
     });
   issuers
     .command("list")
@@ -24,7 +25,7 @@ export function issuersCommand(): Command {
       const prefixes = await withStore(command, (store) => store.listCustomPrefixes());
       const width = Math.max(6, ...prefixes.map((p) => p.prefix.length));
       for (const p of prefixes) process.stdout.write(`${p.prefix.padEnd(width)}  ${(p.country_iso2 ?? "--").padEnd(2)}  ${p.name}\n`);
-      process.stdout.write(`${prefixes.length} custom prefixes\n`);
+      process.stdout.write(`${counted(prefixes.length, "custom prefix", "custom prefixes")}\n`);
     });
   issuers
     .command("export")
@@ -39,7 +40,7 @@ export function issuersCommand(): Command {
       for (const prefix of prefixes) checkPrefix(prefix);
       const removed = await withStore(command, (store) => store.removeCustomPrefixes([...new Set(prefixes)]));
       const missing = new Set(prefixes).size - removed;
-      process.stdout.write(`removed ${removed} prefixes${missing > 0 ? ` (${missing} were not imported)` : ""}; ${APPLIES}\n`);
+      process.stdout.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${missing === 1 ? "was" : "were"} not imported)` : ""}; ${APPLIES}\n`);
     });
   return issuers;
 }

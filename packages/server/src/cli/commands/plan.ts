@@ -1,14 +1,13 @@
 import { Command } from "commander";
 import { DEFAULT_PLAN } from "../../settings.js";
 import type { Plan } from "../../store/store.js";
+import { counted } from "../counted.js";
 import { UsageError, wholeNumber } from "../input.js";
 import { withStore } from "../store-access.js";
 
-const count = (n: number) => n.toLocaleString("en-US");
-
 /** "pro: 1,200 requests / 60 s, 1,000,000 lookups / month" */
 export function describePlan(plan: Plan): string {
-  return `${plan.name}: ${count(plan.rate_limit)} requests / ${plan.window_seconds} s, ${count(plan.monthly_lookups)} lookups / month`;
+  return `${plan.name}: ${counted(plan.rate_limit, "request")} / ${plan.window_seconds} s, ${counted(plan.monthly_lookups, "lookup")} / month`;
 }
 
 interface PlanOptions {
@@ -25,14 +24,12 @@ function planAfter(name: string, existing: Plan | undefined, opts: PlanOptions):
     throw new UsageError(`plan ${name} does not exist yet: a new plan needs --rate-limit, --window and --monthly-lookups (missing ${missing.join(", ")})`);
   }
   if (existing && missing.length === 3) throw new UsageError(`nothing to change: give --rate-limit, --window or --monthly-lookups (now ${describePlan(existing)})`);
-  const plan: Plan = {
+  return {
     name,
     rate_limit: opts.rateLimit ?? existing!.rate_limit,
     window_seconds: opts.window ?? existing!.window_seconds,
     monthly_lookups: opts.monthlyLookups ?? existing!.monthly_lookups,
   };
-  if (plan.rate_limit < 1 || plan.window_seconds < 1) throw new UsageError("--rate-limit and --window must be at least 1");
-  return plan;
 }
 
 export function planCommand(): Command {
@@ -42,8 +39,8 @@ export function planCommand(): Command {
   plan
     .command("set <name>")
     .description("create a plan (all three options) or change some of an existing plan's numbers (the others stay)")
-    .option("--rate-limit <n>", "requests per window", wholeNumber("--rate-limit"))
-    .option("--window <seconds>", "rate-limit window in seconds", wholeNumber("--window"))
+    .option("--rate-limit <n>", "requests per window", wholeNumber("--rate-limit", 1))
+    .option("--window <seconds>", "rate-limit window in seconds", wholeNumber("--window", 1))
     .option("--monthly-lookups <n>", "lookups per monthly period", wholeNumber("--monthly-lookups"))
     .action(async (name: string, opts: PlanOptions, command: Command) => {
       const saved = await withStore(command, async (store) => {

@@ -1,0 +1,116 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
+import { call } from "../http.js";
+import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
+
+// The states a user meets besides the happy path: locked out of sign-in (the page says until when), a
+// session that ended under the page (the form keeps the email), a period without lookups (no made-up
+// axis), and the /docs/errors page every problem points to (styled, at phone width too). Screenshots in
+// test/e2e/screenshots/.
+
+const WIDTHS = [1280, 375] as const;
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ settings: { loginAttemptsPerEmail: 2 } }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(width: number, path = "/account"): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await newContext(browser, { width, height: 800 });
+  const page = await context.newPage();
+  const { problems } = watchPage(page, server.url);
+  await page.goto(`${server.url}${path}`);
+  return { page, problems, close: () => context.close() };
+}
+
+async function signIn(page: Page, account: TestAccount, password = account.password): Promise<void> {
+  await page.locator("#sign-in-email").fill(account.email);
+  await page.locator("#sign-in-password").fill(password);
+  await page.locator("#sign-in-password").press("Enter");
+}
+
+describe("account page states", () => {
+  it("says when sign-in can be tried again after too many attempts", async () => {
+    const account = await server.createAccount();
+    const { page, problems, close } = await open(1280);
+    for (let i = 0; i < 2; i++) {
+      await signIn(page, account, "a-wrong-guess");
+      await expect.poll(() => page.getByRole("alert").textContent()).toContain("email or password is wrong");
+      await page.locator("#sign-in-error").evaluate((node) => (node.textContent = ""));
+    }
+    await signIn(page, account);
+    // 15 minutes from the server's Retry-After, and the clock time (the context's zone is UTC).
+    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/^Too many sign-in attempts\. Try again in 15 minutes \(at \d{1,2}:\d{2}\s?[AP]M\)\.$/);
+    expect(await page.getByRole("alert").textContent()).not.toMatch(/later/);
+    await screenshot(page, "states-locked-out-1280");
+    // Chromium logs the 429 as a failed resource load; nothing else may go wrong.
+    expect(problems.filter((p) => !/status of 429/.test(p))).toEqual([]);
+    await close();
+  });
+
+  it("keeps the email on the sign-in form when the session ends under the page", async () => {
+    const account = await server.createAccount();
+    const { page, problems, close } = await open(1280);
+    await signIn(page, account);
+    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    // The session ends elsewhere (expired, or signed out in another tab): the next call finds it gone.
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === "iccid_session")!;
+    expect((await call(server.url, "DELETE", "/api/v1/session", { cookie: `iccid_session=${session.value}` })).status).toBe(204);
+    await page.getByRole("button", { name: "Refresh" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Your session has ended. Sign in again.");
+    expect(await page.locator("#sign-in-email").inputValue()).toBe(account.email);
+    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
+    await screenshot(page, "states-session-ended-1280");
+    // Only the password to type again.
+    await page.locator("#sign-in-password").fill(account.password);
+    await page.locator("#sign-in-password").press("Enter");
+    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  for (const width of WIDTHS) {
+    it(`draws a period without lookups without a y axis, saying so (${width} px)`, async () => {
+      const account = await server.createAccount();
+      const { page, problems, close } = await open(width);
+      await signIn(page, account);
+      const chart = page.locator("#usage-chart svg.chart");
+      await chart.waitFor();
+      expect(await chart.locator("text.y-tick").count()).toBe(0);
+      expect(await chart.locator("line.grid").count()).toBe(0);
+      expect(await chart.locator("text.empty").textContent()).toBe("No lookups in this period yet");
+      expect(await chart.getAttribute("aria-label")).toMatch(/^No lookups from /);
+      expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
+      await page.locator("#usage-chart").scrollIntoViewIfNeeded();
+      await screenshot(page, `states-empty-chart-${width}`, { viewport: true });
+      expect(problems).toEqual([]);
+      await close();
+    });
+
+    it(`shows /docs/errors styled, within the screen, with nothing from elsewhere (${width} px)`, async () => {
+      const { page, problems, close } = await open(width, "/docs/errors#rate_limited");
+      await page.getByRole("heading", { name: "API errors" }).waitFor();
+      // The stylesheet applied: the page's own font and background, not the browser's defaults.
+      const look = (await page.evaluate(
+        "(({ margin, fontFamily, backgroundColor }) => ({ margin, font: fontFamily, background: backgroundColor }))(getComputedStyle(document.body))",
+      )) as { margin: string; font: string; background: string };
+      expect(look.margin).toBe("0px");
+      expect(look.font).toMatch(/system-ui/);
+      expect(look.background).not.toBe("rgba(0, 0, 0, 0)");
+      expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
+      expect(await page.locator("a[href^='http'], link[href^='http'], [src^='http']").count()).toBe(0);
+      expect(await page.locator("tr#rate_limited").textContent()).toContain("429");
+      await screenshot(page, `states-errors-page-${width}`);
+      expect(problems).toEqual([]);
+      await close();
+    });
+  }
+});
