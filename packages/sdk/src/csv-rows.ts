@@ -162,32 +162,32 @@ export function csvRowsOf(
   start: number,
   items: readonly (BatchItem | undefined)[],
   sent: readonly number[],
-  answer: HttpResponse<Buffer> | undefined,
+  response: Pick<HttpResponse<Buffer>, "status" | "headers" | "body"> | undefined,
 ): CsvRows {
   const n = items.length;
   const starts = new Uint32Array(n);
   const ends = new Uint32Array(n);
   const outcomes = new Uint8Array(n);
   let body: Buffer = Buffer.alloc(0);
-  if (answer) {
-    if (!/^text\/csv\b/i.test(answer.headers["content-type"] ?? "")) {
-      throw invalidResponse(call, answer, [{ path: "", message: `expected text/csv, got ${answer.headers["content-type"] ?? "no content-type"}` }], "");
+  if (response) {
+    if (!/^text\/csv\b/i.test(response.headers["content-type"] ?? "")) {
+      throw invalidResponse(call, response, [{ path: "", message: `expected text/csv, got ${response.headers["content-type"] ?? "no content-type"}` }], "");
     }
-    body = answer.body;
+    body = response.body;
     const headerEnd = body.indexOf(LF);
     const sameHeader = headerEnd === HEADER.length && body.subarray(0, headerEnd).equals(HEADER);
     const newerHeader = headerEnd > HEADER.length && body[HEADER.length] === COMMA && body.subarray(0, HEADER.length).equals(HEADER);
     if (!sameHeader && !newerHeader) {
       const header = body.toString("utf8", 0, headerEnd === -1 ? Math.min(body.length, 500) : headerEnd);
-      throw invalidResponse(call, answer, [{ path: "header", message: `expected the columns ${LOOKUP_ROW_COLUMNS.join(",")}…` }], header);
+      throw invalidResponse(call, response, [{ path: "header", message: `expected the columns ${LOOKUP_ROW_COLUMNS.join(",")}…` }], header);
     }
     const rows = new RowScanner(body, headerEnd + 1, sameHeader ? Infinity : LOOKUP_ROW_COLUMNS.length);
     for (let j = 0; j < sent.length; j++) {
       if (!rows.next(starts, ends, outcomes, sent[j]!)) {
-        throw invalidResponse(call, answer, [{ path: "", message: `expected ${sent.length} rows, got ${j}` }], "");
+        throw invalidResponse(call, response, [{ path: "", message: `expected ${sent.length} rows, got ${j}` }], "");
       }
     }
-    if (!rows.done) throw invalidResponse(call, answer, [{ path: "", message: `expected ${sent.length} rows, got more` }], "");
+    if (!rows.done) throw invalidResponse(call, response, [{ path: "", message: `expected ${sent.length} rows, got more` }], "");
   }
   if (sent.length === n) return new CsvRows(start, body, starts, ends, outcomes);
   // The items refused before sending: their rows go after the answer's bytes.
