@@ -42,6 +42,8 @@ describe("iccid-server", { timeout: 120_000 }, () => {
     const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
     expect(r.status).toBe(200);
     expect(r.body.issuer.name).toBe("Vodafone plc");
+    // On a port other than the clients' default, the banner says how to point the CLI and the SDK at it.
+    await server.waitForOutput("stderr", new RegExp(`export ICCID_BASE_URL=http://127\\.0\\.0\\.1:${server.port}\n`));
 
     // Logs are JSON lines and never carry the secrets printed on the terminal.
     const logs = server.stdout();

@@ -80,8 +80,13 @@ export function startCommand(): Command {
       const shared = settings.redis ? { redis: redactUrls(settings.redis), redis_prefix: settings.redisPrefix } : {};
       logger.info({ url: running.url, db, ...shared, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");
       process.stderr.write(`ICCID Lookup is serving ${running.url} (database ${db}); account page ${running.url}/account\n`);
+      // The CLI and the SDK look on the default address unless told: say how to point them here.
+      if (running.url !== CLIENT_DEFAULT_URL) process.stderr.write(`For the iccid CLI and the SDK:  export ICCID_BASE_URL=${running.url}\n`);
     });
 }
+
+/** Where the iccid CLI and the SDK look for a server when ICCID_BASE_URL is not set. */
+const CLIENT_DEFAULT_URL = "http://127.0.0.1:8080";
 
 /** Shown once, on the terminal, never through the logger: these are the only copies. */
 function printOwner(owner: OwnerCredentials, url: string): void {
