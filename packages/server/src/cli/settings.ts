@@ -15,6 +15,10 @@ export interface CommandSettings {
   metricsPort: number | undefined;
   /** Redis for rate limits shared by several instances; unset means in-process limits. */
   redis: string | undefined;
+  /** Seconds an answer may take to leave for its client before the connection is reset. */
+  sendTimeoutSeconds: number;
+  /** MiB of unsent answers the process holds for clients before it refuses new requests with 503. */
+  unsentLimitMib: number;
 }
 
 export class SettingsError extends Error {
@@ -29,6 +33,8 @@ const Flag = z.union([z.boolean(), z.enum(["1", "true", "yes", "0", "false", "no
 const Hops = z.coerce.number({ error: "must be a whole number of proxies" }).int().min(1, { error: "must be at least 1" }).max(10);
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
 const LogFormat = z.enum(["auto", "json", "pretty"]);
+const Seconds = z.coerce.number({ error: "must be a number of seconds" }).positive({ error: "must be more than 0" }).max(3600);
+const Mebibytes = z.coerce.number({ error: "must be a number of MiB" }).positive({ error: "must be more than 0" }).max(65536);
 const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
 
 interface Source {
@@ -55,5 +61,7 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     logFormat: pick(LogFormat, flags.logFormat, { flag: "--log-format", env: "ICCID_LOG_FORMAT" }, env, "auto"),
     metricsPort: pick(Port.optional(), flags.metricsPort, { flag: "--metrics-port", env: "ICCID_METRICS_PORT" }, env, undefined),
     redis: pick(RedisUrl.optional(), flags.redis, { flag: "--redis", env: "ICCID_REDIS_URL" }, env, undefined),
+    sendTimeoutSeconds: pick(Seconds, flags.sendTimeout, { flag: "--send-timeout", env: "ICCID_SEND_TIMEOUT" }, env, 30),
+    unsentLimitMib: pick(Mebibytes, flags.unsentLimit, { flag: "--unsent-limit", env: "ICCID_UNSENT_LIMIT_MB" }, env, 64),
   };
 }
