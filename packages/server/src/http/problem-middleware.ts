@@ -1,8 +1,8 @@
-import type { IncomingMessage } from "node:http";
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 import { Refusal } from "../domain/refusals.js";
 import { StoreUnavailable } from "../store/errors.js";
+import { ClientGone } from "./json-body.js";
 import { HttpProblem } from "./problem.js";
 import { problemForRefusal } from "./refusal-problem.js";
 
@@ -18,7 +18,7 @@ export function problemMiddleware(logger: Logger, onStoreError?: () => void): Mi
     try {
       await next();
     } catch (error) {
-      if (clientAborted(error, ctx.req)) {
+      if (error instanceof ClientGone) {
         // Nobody is left to answer: logged as what it is, and counted apart from the server's own faults.
         logger.info({ request_id: ctx.state.requestId }, "client aborted");
         ctx.status = CLIENT_CLOSED_REQUEST;
@@ -40,11 +40,6 @@ export function problemMiddleware(logger: Logger, onStoreError?: () => void): Mi
 
 /** The status logged and counted for a request its client gave up on before it was read (as nginx does). */
 export const CLIENT_CLOSED_REQUEST = 499;
-
-/** The request stream failed because its connection ended before the request was received in full. */
-function clientAborted(error: unknown, req: IncomingMessage): boolean {
-  return (error as { code?: unknown })?.code === "ECONNRESET" && !req.complete;
-}
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
