@@ -26,9 +26,12 @@ export interface ListenOptions {
 export async function listen({ app, lifecycle, unsent }: IccidApp, options: ListenOptions): Promise<RunningServer> {
   const clientErrors = new ClientErrors();
   // One request at a time per connection; each answer watched until it is sent (unsent-answers.ts).
-  const gate = new ConnectionGate(app.callback(), (res) => {
-    clientErrors.answering(res);
-    unsent.watch(res);
+  const gate = new ConnectionGate(app.callback(), {
+    admitted(res) {
+      clientErrors.answering(res);
+      unsent.watch(res);
+    },
+    done: (res) => unsent.forget(res),
   });
   // A request without Host is the app's to refuse (protocol-rules.ts), with a problem body and a request id.
   const server = createServer({ requireHostHeader: false }, gate.listener);

@@ -3,6 +3,12 @@ import type { Socket } from "node:net";
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** Told of each request handed on (before it is handled), and of its answer's end: sent, or abandoned. */
+export interface AnswerWatcher {
+  admitted(res: ServerResponse): void;
+  done(res: ServerResponse): void;
+}
+
 /** The requests waiting behind a connection's current one; `paused` once the gate stopped reading it. */
 interface Waiting {
   requests: Array<[IncomingMessage, ServerResponse]>;
@@ -26,8 +32,7 @@ export class ConnectionGate {
 
   constructor(
     private readonly handle: RequestListener,
-    /** Told of every request handed on, before it is handled. */
-    private readonly onAdmit: (res: ServerResponse) => void = () => {},
+    private readonly watcher: AnswerWatcher = { admitted: () => {}, done: () => {} },
   ) {}
 
   get inFlight(): number {
@@ -53,9 +58,10 @@ export class ConnectionGate {
     // "close" follows "finish" (the last byte handed to the kernel), or the connection's end, whichever first.
     res.once("close", () => {
       this.#inFlight--;
+      this.watcher.done(res);
       this.#next(socket);
     });
-    this.onAdmit(res);
+    this.watcher.admitted(res);
     this.handle(req, res);
   }
 

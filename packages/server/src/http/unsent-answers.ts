@@ -36,10 +36,14 @@ export class UnsentAnswers {
     return this.#held;
   }
 
-  /** Follows one answer until it is sent or its connection ends. */
+  /** Follows one answer… */
   watch(res: ServerResponse): void {
     this.#answers.set(res, 0);
-    res.once("close", () => this.#answers.delete(res));
+  }
+
+  /** …until it was sent, or its connection ended. */
+  forget(res: ServerResponse): void {
+    this.#answers.delete(res);
   }
 
   /** Starts looking at the answers (a timer that does not keep the process alive). */
