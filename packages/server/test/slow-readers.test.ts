@@ -25,6 +25,11 @@ function rssMib(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 }
 
+/** The largest a TCP socket buffer grows to, from /proc/sys/net/ipv4 (`tcp_rmem` or `tcp_wmem`: min, default, max). */
+function maxBuffer(name: "tcp_rmem" | "tcp_wmem"): number {
+  return Number(readFileSync(`/proc/sys/net/ipv4/${name}`, "utf8").trim().split(/\s+/)[2]);
+}
+
 /** One 1,000-item batch (one ICCID repeated: one lookup charged, an answer of about 450 KB), as raw HTTP. */
 function batchRequest(key: string): string {
   const body = JSON.stringify({ iccids: Array.from({ length: 1000 }, () => "89441000000000000018") });
@@ -64,11 +69,13 @@ describe("clients that never read", () => {
     const answerBytes = Buffer.byteLength(warm.text);
     const before = rssMib(server.child.pid!);
 
-    // 6 connections, each with 90 batches pipelined (540 answers of about 470 KB asked for), none read. On
-    // loopback the kernel takes up to about 36 MB of each (the client's receive buffer grows to 32 MB, the
-    // server's send buffer to 4 MB); the rest would wait in the server.
-    const connections = 6;
-    const pipelined = 90;
+    // Connections that each pipeline more batches than the kernel can take for them (on loopback, the
+    // client's receive buffer and the server's send buffer, at most tcp_rmem's and tcp_wmem's maxima), so
+    // that an answer of each is left waiting in the server; no more than the plan's 600 requests a minute.
+    const kernelBytes = maxBuffer("tcp_rmem") + maxBuffer("tcp_wmem");
+    const pipelined = Math.ceil(kernelBytes / answerBytes) + 10;
+    const connections = Math.min(6, Math.floor(590 / pipelined));
+    expect(connections * answerBytes).toBeGreaterThan(1024 * 1024); // their waiting answers pass the limit
     const clients = await Promise.all(Array.from({ length: connections }, () => neverReading(server.port, batch.repeat(pipelined))));
 
     // Past 1 MiB of unsent answers, new work is refused: a problem with Retry-After.
