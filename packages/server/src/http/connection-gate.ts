@@ -45,7 +45,8 @@ export class ConnectionGate {
     const waiting = this.#busy.get(socket);
     if (waiting) {
       waiting.requests.push([req, res]);
-      if (!waiting.paused) socket.pause();
+      // Every time: Node resumes a connection it paused itself once its writes drain.
+      socket.pause();
       waiting.paused = true;
       return;
     }
