@@ -14,7 +14,7 @@ if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
       root: "./packages/server",
       include: ["test/**/*.test.ts"],
       // SQLite-only by nature: the command tests use files, the fault tests open SQLite directly.
-      exclude: ["test/command.test.ts", "test/faults.test.ts", "test/metrics.test.ts", "test/operator-commands.test.ts", "test/e2e/**"],
+      exclude: ["test/command.test.ts", "test/faults.test.ts", "test/metrics.test.ts", "test/operator-commands.test.ts", "test/slow-readers.test.ts", "test/e2e/**"],
       env: { ICCID_TEST_STORE: "postgres" },
       globalSetup: ["../../vitest.build-setup.ts"],
       testTimeout: 60_000,

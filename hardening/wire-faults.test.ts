@@ -1,6 +1,5 @@
-import { createConnection } from "node:net";
 import { Writable } from "node:stream";
-import { startTestServer, type TestServer } from "@iccid/server/testing";
+import { exchange, responses, startTestServer, type RawResponse, type TestServer } from "@iccid/server/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { nthIccid, send } from "./support.js";
 
@@ -13,39 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Writes raw bytes on one connection and resolves with everything received until the server closes it. */
-function exchange(url: string, ...writes: Array<string | Buffer>): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ port: Number(port), host: "127.0.0.1" });
-    let received = "";
-    socket.on("data", (d) => (received += d));
-    socket.on("error", (error) => reject(new Error(`connection failed after ${JSON.stringify(received.slice(0, 200))}: ${error.message}`)));
-    socket.on("close", () => resolve(received));
-    socket.once("connect", () => {
-      for (const w of writes) socket.write(w);
-    });
-  });
-}
-
-/** The responses in a transcript: status, headers (lower-cased) and parsed body each. */
-function responses(transcript: string): Array<{ status: number; headers: Record<string, string>; body: any }> {
-  const out = [];
-  let rest = transcript;
-  while (rest.startsWith("HTTP/1.1 ")) {
-    const headEnd = rest.indexOf("\r\n\r\n");
-    const lines = rest.slice(0, headEnd).split("\r\n");
-    const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-    const length = Number(headers["content-length"]);
-    const body = rest.slice(headEnd + 4, headEnd + 4 + length);
-    out.push({ status: Number(lines[0]!.slice(9, 12)), headers, body: JSON.parse(body) });
-    rest = rest.slice(headEnd + 4 + length);
-  }
-  expect(rest).toBe("");
-  return out;
-}
-
-function expectProblem(r: { status: number; headers: Record<string, string>; body: any }, status: number, code: string): void {
+function expectProblem(r: RawResponse, status: number, code: string): void {
   expect(r.status).toBe(status);
   expect(r.headers["content-type"]).toBe("application/problem+json");
   expect(r.headers["cache-control"]).toBe("no-store");

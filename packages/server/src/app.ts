@@ -5,6 +5,8 @@ import type { DecoderSource } from "./decode/live-decoder.js";
 import { accessLog } from "./http/access-log.js";
 import { HttpProblem } from "./http/problem.js";
 import { problemMiddleware } from "./http/problem-middleware.js";
+import { protocolRules } from "./http/protocol-rules.js";
+import { UnsentAnswers } from "./http/unsent-answers.js";
 import { wireBasics } from "./http/wire-basics.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
@@ -45,6 +47,8 @@ export interface AppDeps {
 export interface IccidApp {
   app: Koa<AppState>;
   lifecycle: Lifecycle;
+  /** The answers being sent, for the server to watch (the send timeout and the unsent-bytes limit). */
+  unsent: UnsentAnswers;
   settings: ServerSettings;
 }
 
@@ -83,6 +87,7 @@ export function createApp(deps: AppDeps): IccidApp {
   const routes = new RouteDispatcher(ROUTE_TABLE, services);
 
   const lifecycle = new Lifecycle();
+  const unsent = new UnsentAnswers(settings, metrics && (() => metrics.connectionDropped()));
   // ctx.ip: with a trusted proxy, the X-Forwarded-For entry `proxyHops` from the right, never the
   // client-written ones left of it (Koa's maxIpsCount keeps only the last entries).
   const app = new Koa<AppState>({ proxy: settings.trustProxy, maxIpsCount: settings.proxyHops });
@@ -91,17 +96,21 @@ export function createApp(deps: AppDeps): IccidApp {
   if (logger.isLevelEnabled("info")) app.use(accessLog(logger));
   if (metrics) app.use(metrics.middleware());
   app.use(problemMiddleware(logger, metrics && (() => metrics.storeError())));
+  app.use(protocolRules());
   app.use(lifecycle.guard());
+  app.use(unsent.guard());
   app.use(routes.middleware());
   // Nothing answered: a known path with another method is 405 (with Allow), anything else 404.
   app.use((ctx) => {
     const allowed = routes.allowed(ctx.path);
     if (allowed.length > 0) {
+      // Logged and counted under the path's route, like any other answer of that route.
+      ctx.state.route = routes.templateOf(ctx.path);
       throw new HttpProblem("method_not_allowed", `${ctx.method} is not allowed here.`, {
         headers: { Allow: allowed.join(", ") },
       });
     }
     throw new HttpProblem("not_found", "No such route.");
   });
-  return { app, lifecycle, settings };
+  return { app, lifecycle, unsent, settings };
 }

@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { IccidApp } from "./app.js";
-import { answerClientError } from "./http/client-error.js";
+import { ClientErrors } from "./http/client-error.js";
+import { ConnectionGate } from "./http/connection-gate.js";
 import type { Store } from "./store/store.js";
 
 export interface RunningServer {
@@ -22,12 +23,24 @@ export interface ListenOptions {
   drainTimeoutMs?: number;
 }
 
-export async function listen({ app, lifecycle }: IccidApp, options: ListenOptions): Promise<RunningServer> {
-  const server = createServer(app.callback());
+export async function listen({ app, lifecycle, unsent }: IccidApp, options: ListenOptions): Promise<RunningServer> {
+  const clientErrors = new ClientErrors();
+  // One request at a time per connection; each answer watched until it is sent (unsent-answers.ts).
+  const gate = new ConnectionGate(app.callback(), {
+    admitted(res) {
+      clientErrors.answering(res);
+      unsent.watch(res);
+    },
+    done: (res) => unsent.forget(res),
+  });
+  // A request without Host is the app's to refuse (protocol-rules.ts), with a problem body and a request id.
+  const server = createServer({ requireHostHeader: false }, gate.listener);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  server.on("clientError", answerClientError);
+  server.on("clientError", clientErrors.listener);
+  // An Expect other than 100-continue goes to the app too, which refuses it the same way.
+  server.on("checkExpectation", gate.listener);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -36,11 +49,7 @@ export async function listen({ app, lifecycle }: IccidApp, options: ListenOption
     });
   });
   const { port } = server.address() as AddressInfo;
-  let inFlight = 0;
-  server.on("request", (_req, res) => {
-    inFlight++;
-    res.once("close", () => inFlight--);
-  });
+  unsent.start();
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 
   let closing: Promise<void> | undefined;
@@ -49,9 +58,11 @@ export async function listen({ app, lifecycle }: IccidApp, options: ListenOption
       lifecycle.draining = true;
       options.logger?.info("draining");
       // Lame duck: the port stays open, answering 503 to new requests (so a load balancer moves on), until
-      // the requests in flight are done; then it closes.
+      // the requests in flight are done: answered, or their client gone (nobody waits for those answers;
+      // one that is never read is cut by the send timeout). Then it closes.
       const drainUntil = Date.now() + (options.drainTimeoutMs ?? 10_000);
-      while (inFlight > 0 && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
+      const busy = () => gate.inFlight > 0 || lifecycle.handling > 0;
+      while (busy() && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections that finish their request while draining become idle: close them as they do.
       const sweeper = setInterval(() => server.closeIdleConnections(), 50);
@@ -60,6 +71,7 @@ export async function listen({ app, lifecycle }: IccidApp, options: ListenOption
       await closed;
       clearInterval(sweeper);
       clearTimeout(deadline);
+      unsent.stop();
       await options.store.close();
       options.logger?.info("stopped");
     })());

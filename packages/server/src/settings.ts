@@ -23,6 +23,10 @@ export interface ServerSettings {
   /** Usage reads allowed per account within `usageReadWindowSeconds` (both usage routes together). */
   usageReads: number;
   usageReadWindowSeconds: number;
+  /** An answer not handed to the kernel in full this long after it was written: its connection is reset. */
+  sendTimeoutMs: number;
+  /** Past this many bytes of answers waiting in the process for clients that do not read, new requests get 503. */
+  unsentLimitBytes: number;
 }
 
 /** The plan a new database starts with, and the one new accounts get unless told otherwise. */
@@ -39,4 +43,6 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   loginWindowSeconds: 15 * 60,
   usageReads: 60,
   usageReadWindowSeconds: 60,
+  sendTimeoutMs: 30_000,
+  unsentLimitBytes: 64 * 1024 * 1024,
 };

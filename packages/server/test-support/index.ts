@@ -7,6 +7,7 @@ import { createApp } from "../src/app.js";
 import { loadDecoder } from "../src/decode/load.js";
 import { listen } from "../src/http-server.js";
 import { connectRedis, redisLimiters, redisReady } from "../src/limits/redis-limiters.js";
+import type { ServerMetrics } from "../src/metrics/prometheus.js";
 import { Accounts } from "../src/services/accounts.js";
 import { ApiKeys } from "../src/services/api-keys.js";
 import { DEFAULT_PLAN, type ServerSettings } from "../src/settings.js";
@@ -30,6 +31,7 @@ export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchem
 export { TcpRelay } from "./tcp-relay.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";
+export { exchange, responses, type RawResponse } from "./raw-http.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at
@@ -45,6 +47,8 @@ export interface TestServerOptions {
   recheckMs?: number;
   /** Where the server writes its JSON log lines (default: nowhere). */
   logTo?: NodeJS.WritableStream;
+  /** Prometheus counters the server fills (default: none). */
+  metrics?: ServerMetrics;
 }
 
 export interface TestAccount {
@@ -84,6 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     decoder,
     settings: { ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
     ...(backing.limiters ? { limiterFactory: backing.limiters } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const running = await listen(iccidApp, { host: "127.0.0.1", port: 0, store, drainTimeoutMs: 2_000 });
   const accounts = new Accounts(store, clock);

@@ -164,6 +164,12 @@ describe("iccid-server", { timeout: 120_000 }, () => {
     const badFlag = spawnSync(process.execPath, [SERVER_BIN, "start", "--port", "70000"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
     expect(badFlag.status).toBe(2);
     expect(badFlag.stderr).toMatch(/--port/);
+    const badTimeout = spawnSync(process.execPath, [SERVER_BIN, "start", "--send-timeout", "0"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
+    expect(badTimeout.status).toBe(2);
+    expect(badTimeout.stderr).toMatch(/--send-timeout: must be more than 0/);
+    const badLimit = run(["start"], undefined, { ICCID_UNSENT_LIMIT_MB: "lots" });
+    expect(badLimit.status).toBe(2);
+    expect(badLimit.stderr).toMatch(/ICCID_UNSENT_LIMIT_MB: must be a number of MiB/);
     expect(run(["migrate"]).stdout).toMatch(/up to date/);
   });
 });

@@ -64,6 +64,25 @@ describe("GET /api/v1/usage", () => {
     ]);
   });
 
+  it("counts exactly the window asked for, and refuses a bound inside an hour, naming it and the hour", async () => {
+    // The traffic of 2026-11-03 was at 10:15: a window of a minute at 10:30 is not answered with that hour.
+    for (const [query, field] of [
+      ["?from=2026-11-03T10:30:00Z&to=2026-11-03T10:31:00Z", "from"],
+      ["?from=2026-11-03T10:00:00Z&to=2026-11-03T10:31:00Z", "to"],
+    ] as const) {
+      const r = await usage(query);
+      expect(r.status, query).toBe(422);
+      expect(r.body.code).toBe("invalid_input");
+      expect(r.body.errors[0]).toMatchObject({ pointer: `/${field}`, code: "not_on_hour" });
+      expect(r.body.detail).toMatch(new RegExp(`^${field}: .*hour`));
+    }
+    // On whole hours the window is exact, in every granularity: the 10:00 hour holds it all, 11:00 on nothing.
+    expect((await usage("?from=2026-11-03T10:00:00Z&to=2026-11-03T11:00:00Z&granularity=day")).body.totals).toEqual({ requests: 2, lookups: 3 });
+    const after = await usage("?from=2026-11-03T11:00:00Z&to=2026-11-04T00:00:00Z&granularity=day");
+    expect(after.body.totals).toEqual({ requests: 0, lookups: 0 });
+    expect(after.body.series).toEqual([{ start: "2026-11-03T00:00:00Z", requests: 0, lookups: 0 }]);
+  });
+
   it("consumes no quota and meters nothing", async () => {
     const before = (await usage()).body;
     await usage();

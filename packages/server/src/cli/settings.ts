@@ -19,6 +19,10 @@ export interface CommandSettings {
   redis: string | undefined;
   /** The start of every Redis key the server writes (`<prefix>:…`), so programs sharing one Redis keep apart. */
   redisPrefix: string;
+  /** Seconds an answer may take to leave for its client before the connection is reset. */
+  sendTimeoutSeconds: number;
+  /** MiB of unsent answers the process holds for clients before it refuses new requests with 503. */
+  unsentLimitMib: number;
 }
 
 export class SettingsError extends Error {
@@ -33,6 +37,8 @@ const Flag = z.union([z.boolean(), z.enum(["1", "true", "yes", "0", "false", "no
 const Hops = z.coerce.number({ error: "must be a whole number of proxies" }).int().min(1, { error: "must be at least 1" }).max(10);
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
 const LogFormat = z.enum(["auto", "json", "pretty"]);
+const Seconds = z.coerce.number({ error: "must be a number of seconds" }).positive({ error: "must be more than 0" }).max(3600);
+const Mebibytes = z.coerce.number({ error: "must be a number of MiB" }).positive({ error: "must be more than 0" }).max(65536);
 const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
 const RedisPrefix = z
   .string()
@@ -66,5 +72,7 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     metricsPort: pick(Port.optional(), flags.metricsPort, { flag: "--metrics-port", env: "ICCID_METRICS_PORT" }, env, undefined),
     redis: pick(RedisUrl.optional(), flags.redis, { flag: "--redis", env: "ICCID_REDIS_URL" }, env, undefined),
     redisPrefix: pick(RedisPrefix, flags.redisPrefix, { flag: "--redis-prefix", env: "ICCID_REDIS_PREFIX" }, env, "iccid"),
+    sendTimeoutSeconds: pick(Seconds, flags.sendTimeout, { flag: "--send-timeout", env: "ICCID_SEND_TIMEOUT" }, env, 30),
+    unsentLimitMib: pick(Mebibytes, flags.unsentLimit, { flag: "--unsent-limit", env: "ICCID_UNSENT_LIMIT_MB" }, env, 64),
   };
 }

@@ -12,31 +12,42 @@ const PROBLEMS: Record<string, [ProblemCode, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: ["request_timeout", "The request did not arrive in full in time."],
 };
 
-const answered = new WeakSet<Duplex>();
-
 /**
- * The server's `clientError` handler: a request Node could not parse (or that timed out) is answered with
+ * The server's `clientError` handling: a request Node could not parse (or that timed out) is answered with
  * a problem body like any other, then the connection closes. When an earlier request pipelined on the same
  * connection is still being answered, its answer goes out first: that request was handled (and maybe
- * charged), so it must not be cut off by the malformed one behind it.
+ * charged), so it must not be cut off by the malformed one behind it. Which answer a connection is sending
+ * is told by the server (`answering`), as each request is handed to the app.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (answered.has(socket)) return; // the parser reports each later chunk again
-  answered.add(socket);
-  if (error.code === "ECONNRESET" || !socket.writable) {
-    socket.destroy();
-    return;
+export class ClientErrors {
+  readonly #answered = new WeakSet<Duplex>();
+  readonly #current = new WeakMap<Duplex, ServerResponse>();
+
+  /** `res` is the answer its connection sends now. */
+  answering(res: ServerResponse): void {
+    this.#current.set(res.req.socket, res);
   }
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
-    // The bad bytes follow a request received in full: it is answered first, then the refusal.
-    inFlight.once("finish", () => writeProblem(error, socket));
-    inFlight.once("close", () => inFlight.writableFinished || socket.destroy());
-    return;
-  }
-  // The bad bytes are the request itself (or its body): refuse it, unless its answer has begun already.
-  if (inFlight?.headersSent) socket.destroy();
-  else writeProblem(error, socket);
+
+  /** The server's `clientError` listener. */
+  readonly listener = (error: Error & { code?: string }, socket: Duplex): void => {
+    if (this.#answered.has(socket)) return; // the parser reports each later chunk again
+    this.#answered.add(socket);
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const current = this.#current.get(socket);
+    const inFlight = current && !current.writableFinished ? current : undefined;
+    if (inFlight && inFlight.req.complete) {
+      // The bad bytes follow a request received in full: it is answered first, then the refusal.
+      inFlight.once("finish", () => writeProblem(error, socket));
+      inFlight.once("close", () => inFlight.writableFinished || socket.destroy());
+      return;
+    }
+    // The bad bytes are the request itself (or its body): refuse it, unless its answer has begun already.
+    if (inFlight?.headersSent) socket.destroy();
+    else writeProblem(error, socket);
+  };
 }
 
 function writeProblem(error: Error & { code?: string }, socket: Duplex): void {

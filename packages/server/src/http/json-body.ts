@@ -38,6 +38,8 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> | s
     const whole = req.read() as Buffer | null;
     if (whole !== null) return whole.toString("utf8");
   }
+  // A request whose client went away before sending it whole never ends: say so at once.
+  if (req.destroyed) throw new ClientGone();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -59,17 +61,31 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> | s
     };
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      reject(req.complete ? error : new ClientGone());
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new ClientGone());
     };
     const cleanup = () => {
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
+      req.off("close", onClose);
     };
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onError);
+    req.on("close", onClose);
   });
+}
+
+/** The client closed its connection before its request arrived in full: nobody is left to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super("the client closed the connection before sending its request in full");
+    this.name = "ClientGone";
+  }
 }
 
 function tooLarge(limitBytes: number): HttpProblem {

@@ -2,6 +2,7 @@ import type { Middleware } from "koa";
 import type { Logger } from "pino";
 import { Refusal } from "../domain/refusals.js";
 import { StoreUnavailable } from "../store/errors.js";
+import { ClientGone } from "./json-body.js";
 import { HttpProblem } from "./problem.js";
 import { problemForRefusal } from "./refusal-problem.js";
 
@@ -9,13 +10,20 @@ import { problemForRefusal } from "./refusal-problem.js";
  * First in the chain after the request id: every error, thrown or not, leaves as problem+json; a domain
  * refusal goes through problemForRefusal, the edge's one translation of them. Headers set by earlier steps
  * (rate-limit fields, request id) stay; an unexpected error is logged by name only (its message may hold
- * SQL or input) and answered with a bare 500.
+ * SQL or input) and answered with a bare 500. A request whose client went away while it was being read is
+ * no error of the server's: logged at info and given status 499, which nobody receives.
  */
 export function problemMiddleware(logger: Logger, onStoreError?: () => void): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
+      if (error instanceof ClientGone) {
+        // Nobody is left to answer: logged as what it is, and counted apart from the server's own faults.
+        logger.info({ request_id: ctx.state.requestId }, "client aborted");
+        ctx.status = CLIENT_CLOSED_REQUEST;
+        return;
+      }
       const problem = toProblem(error);
       if (error instanceof StoreUnavailable) onStoreError?.();
       if (problem.status >= 500 && problem.code === "internal_error") {
@@ -29,6 +37,9 @@ export function problemMiddleware(logger: Logger, onStoreError?: () => void): Mi
     }
   };
 }
+
+/** The status logged and counted for a request its client gave up on before it was read (as nginx does). */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;

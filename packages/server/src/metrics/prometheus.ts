@@ -38,6 +38,12 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  readonly #dropped = new Counter({
+    name: "iccid_http_connections_dropped_total",
+    help: "Connections reset because their answer was not taken by the client within the send timeout",
+    registers: [this.registry],
+  });
+
   constructor({ processMetrics = true } = {}) {
     if (processMetrics) collectDefaultMetrics({ register: this.registry });
   }
@@ -62,6 +68,10 @@ export class ServerMetrics {
 
   storeError(): void {
     this.#storeErrors.inc();
+  }
+
+  connectionDropped(): void {
+    this.#dropped.inc();
   }
 }
 

@@ -52,6 +52,11 @@ export class RouteDispatcher {
     return methods.flatMap((m) => (m === "GET" ? ["HEAD", "GET"] : [m]));
   }
 
+  /** The declared path a request's path matches (`/api/v1/keys/:id`), whatever its method; none for an unknown path. */
+  templateOf(path: string): string | undefined {
+    return this.#find(path)?.entry.template;
+  }
+
   #find(path: string): { entry: PathEntry; params: Record<string, string> } | undefined {
     const exact = this.#exact.get(path);
     if (exact) return { entry: exact, params: {} };

@@ -6,7 +6,9 @@ export const usageRoute = defineRoute({
   method: "get",
   path: "/api/v1/usage",
   summary: "Usage, quota and rate limit of the key's account",
-  description: "Spends neither quota nor rate limit.",
+  description:
+    "Spends neither quota nor rate limit. Usage is counted by the hour: a from or to given must be on a whole " +
+    "hour (422 invalid_input naming it otherwise), and the window [from, to) is then counted exactly.",
   // Reading usage spends neither quota nor rate: it must work when both are used up.
   auth: { kind: "apiKey", spend: false },
   query: UsageQuery,

@@ -50,6 +50,15 @@ export class UsageReport {
         throw new InvalidInput([{ field: [field], code: "out_of_range", detail: "must lie between 1970-01-01 and 9999-01-01" }]);
       }
     }
+    // Usage is kept by the hour: a bound inside an hour could only be answered with the whole hour's counts.
+    for (const [field, given, value] of [["from", params.from, from], ["to", params.to, to]] as const) {
+      if (given !== undefined && floorHour(value) !== value) {
+        throw new InvalidInput(
+          [{ field: [field], code: "not_on_hour", detail: "must be on a whole hour (usage is counted by the hour), like 2026-11-05T04:00:00Z" }],
+          `${field}: must be on a whole hour; usage is counted by the hour`,
+        );
+      }
+    }
     if (!(from < to)) {
       throw new InvalidInput([{ field: ["to"], code: "invalid_range", detail: "must be later than from" }]);
     }

@@ -25,6 +25,8 @@ export function startCommand(): Command {
     .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port of the same host (env ICCID_METRICS_PORT; default: off)")
     .option("--redis <url>", "share rate limits across instances through Redis (env ICCID_REDIS_URL)")
     .option("--redis-prefix <prefix>", "start of every Redis key the server writes (env ICCID_REDIS_PREFIX, default iccid)")
+    .option("--send-timeout <seconds>", "reset a connection whose answer has not left for its client after this long (env ICCID_SEND_TIMEOUT, default 30)")
+    .option("--unsent-limit <MiB>", "answer 503 while unsent answers hold more than this (env ICCID_UNSENT_LIMIT_MB, default 64)")
     .addOption(new Option("--log-level <level>", "env ICCID_LOG_LEVEL, default info").choices(["fatal", "error", "warn", "info", "debug", "silent"]))
     .addOption(new Option("--log-format <format>", "readable on a terminal, JSON lines otherwise (env ICCID_LOG_FORMAT, default auto)").choices(["auto", "json", "pretty"]))
     .action(async (_opts, command: Command) => {
@@ -47,7 +49,12 @@ export function startCommand(): Command {
         store,
         logger,
         decoder,
-        settings: { trustProxy: settings.trustProxy, proxyHops: settings.proxyHops },
+        settings: {
+          trustProxy: settings.trustProxy,
+          proxyHops: settings.proxyHops,
+          sendTimeoutMs: settings.sendTimeoutSeconds * 1000,
+          unsentLimitBytes: Math.round(settings.unsentLimitMib * 1024 * 1024),
+        },
         ...(redis ? { limiterFactory: redisLimiters(redis, settings.redisPrefix), sharedLimits: redisHealth } : {}),
         ...(metrics ? { metrics } : {}),
       });

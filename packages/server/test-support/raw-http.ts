@@ -1,0 +1,44 @@
+import { createConnection } from "node:net";
+
+// Raw HTTP on one connection, for the cases a client library refuses to send (malformed requests, missing
+// Host, odd Expect, a body cut short).
+
+/** Writes raw bytes on one connection and resolves with everything received until the server closes it. */
+export function exchange(url: string, ...writes: Array<string | Buffer>): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ port: Number(port), host: "127.0.0.1" });
+    let received = "";
+    socket.on("data", (d) => (received += d));
+    socket.on("error", (error) => reject(new Error(`connection failed after ${JSON.stringify(received.slice(0, 200))}: ${error.message}`)));
+    socket.on("close", () => resolve(received));
+    socket.once("connect", () => {
+      for (const w of writes) socket.write(w);
+    });
+  });
+}
+
+export interface RawResponse {
+  status: number;
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  /** The body parsed as JSON. */
+  body: any;
+}
+
+/** The responses in a transcript, each with a JSON body; throws when bytes are left over. */
+export function responses(transcript: string): RawResponse[] {
+  const out: RawResponse[] = [];
+  let rest = transcript;
+  while (rest.startsWith("HTTP/1.1 ")) {
+    const headEnd = rest.indexOf("\r\n\r\n");
+    const lines = rest.slice(0, headEnd).split("\r\n");
+    const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+    const length = Number(headers["content-length"]);
+    const body = rest.slice(headEnd + 4, headEnd + 4 + length);
+    out.push({ status: Number(lines[0]!.slice(9, 12)), headers, body: JSON.parse(body) });
+    rest = rest.slice(headEnd + 4 + length);
+  }
+  if (rest !== "") throw new Error(`not a response: ${JSON.stringify(rest.slice(0, 200))}`);
+  return out;
+}
