@@ -6,3 +6,12 @@ it("repeats the user's arguments with --resume, quoted for a shell", () => {
   expect(resumeCommand(["batch", "a.csv", "--out", "o.csv", "--resume"])).toBe("iccid batch a.csv --out o.csv --resume");
   expect(resumeCommand(["batch", "it's.csv"])).toBe(`iccid batch 'it'\\''s.csv' --resume`);
 });
+
+it("never prints the API key, and says to pass the same one", () => {
+  const key = "iccid_FC9VQ8L2XK7M3N4P5R6S7T8V9W0Y";
+  for (const args of [["--api-key", key, "batch", "a.csv", "--out", "o.csv"], ["batch", "a.csv", `--api-key=${key}`, "--out", "o.csv"]]) {
+    const hint = resumeCommand(args);
+    expect(hint).not.toContain(key);
+    expect(hint).toBe("iccid batch a.csv --out o.csv --resume   (with the same API key: --api-key or ICCID_API_KEY)");
+  }
+});
