@@ -164,6 +164,6 @@ export function batchCommand(ctx: CommandContext, args: () => readonly string[])
     .option("--concurrency <n>", "batch requests in flight at once (1-64)", positiveInt(64), 4)
     .option("--resume", "skip the rows already in --out and append the rest")
     .option("-q, --quiet", "no progress and no summary on stderr (errors still show)")
-    .addHelpText("after", HELP)
+    .addHelpText("after", ctx.helpFooter(HELP))
     .action((file: string, options: BatchOptions) => runBatch(ctx, file, options, args()));
 }

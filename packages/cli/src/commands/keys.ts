@@ -86,5 +86,5 @@ export function keysCommand(ctx: CommandContext): Command {
     .addCommand(listCommand(ctx))
     .addCommand(createCommand(ctx))
     .addCommand(revokeCommand(ctx))
-    .addHelpText("after", HELP);
+    .addHelpText("after", ctx.helpFooter(HELP));
 }

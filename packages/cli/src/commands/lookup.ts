@@ -48,7 +48,7 @@ export function lookupCommand(ctx: CommandContext): Command {
   const command = new Command("lookup")
     .description("decode ICCIDs: validity, country, issuer (uses your API key and quota)")
     .argument("<iccid...>", "one or more ICCIDs (spaces, dashes, dots and F padding are fine); - reads them from stdin, one per line")
-    .addHelpText("after", HELP);
+    .addHelpText("after", ctx.helpFooter(HELP));
   for (const option of outputOptions()) command.addOption(option);
   return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean }) => {
     const outcomes = await lookUp(ctx, await iccidArguments(ctx.term, args));

@@ -23,7 +23,7 @@ export function validateCommand(ctx: CommandContext): Command {
   const command = new Command("validate")
     .description("check ICCIDs offline (format and Luhn check digit)")
     .argument("<iccid...>", "one or more ICCIDs (spaces, dashes, dots and F padding are fine); - reads them from stdin, one per line")
-    .addHelpText("after", EXAMPLES);
+    .addHelpText("after", ctx.helpFooter(EXAMPLES));
   for (const option of outputOptions()) command.addOption(option);
   return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean }) => {
     const results = (await iccidArguments(ctx.term, args)).map((iccid) => parseIccid(iccid));
