@@ -21,8 +21,13 @@ const HELP = `
 Reads a CSV (or - for stdin) and writes one output row per input row, in input order: the input's columns
 followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is the one
 named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected.
-Memory stays flat for any file size. Ctrl-C stops cleanly: the output holds whole rows, and --resume
-carries on after them.
+Memory stays flat for any file size.
+
+Nothing the server answered (and charged) is lost. Ctrl-C stops cleanly: no new request starts, the
+answers of those in flight are written (a second Ctrl-C drops them), the output holds whole rows, and
+--resume carries on after them. When a run stops on an error (quota, rate limit, network), rows answered
+after an unanswered one wait in OUT.resume.jsonl, and --resume writes them without asking again.
+
 Exit status: 0 all rows looked up, 3 some rows were malformed (see --errors), 4 key or subscription
 problem, 5 rate limit or quota, 130 interrupted.
 
