@@ -28,11 +28,15 @@ function withoutApiKey(args: readonly string[]): { words: string[]; hadKey: bool
 /**
  * The command that carries on where this run stopped: the same arguments, with `--resume` added. Built
  * from the real argv so that every flag the user gave (column, format, errors file) is kept, except the
- * API key: in its place the hint says to pass the same key again.
+ * API key (see resumeKeyNote).
  */
 export function resumeCommand(args: readonly string[]): string {
-  const { words, hadKey } = withoutApiKey(args);
+  const { words } = withoutApiKey(args);
   if (!words.includes("--resume")) words.push("--resume");
-  const command = ["iccid", ...words].map(shellWord).join(" ");
-  return hadKey ? `${command}   (with the same API key: --api-key or ICCID_API_KEY)` : command;
+  return ["iccid", ...words].map(shellWord).join(" ");
+}
+
+/** What to say in place of an API key given with --api-key: to pass the same key again. */
+export function resumeKeyNote(args: readonly string[]): string | undefined {
+  return withoutApiKey(args).hadKey ? "Pass the same API key again (--api-key or ICCID_API_KEY); it is not shown here." : undefined;
 }

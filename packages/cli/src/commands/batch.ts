@@ -8,7 +8,7 @@ import { startProgress } from "../batch/progress.js";
 import { readPreviousOutput, type BatchFormat } from "../batch/resume.js";
 import type { StoredChunk } from "../batch/chunker.js";
 import { listenForInterrupt } from "../batch/interrupt.js";
-import { resumeCommand } from "../batch/resume-hint.js";
+import { resumeCommand, resumeKeyNote } from "../batch/resume-hint.js";
 import { readResumeState, resumeStatePath, writeResumeState } from "../batch/resume-state.js";
 import { TextSink } from "../batch/sink.js";
 import { renderSummary } from "../batch/summary.js";
@@ -152,6 +152,8 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
       note(term, `${later} later row(s) were answered but could not be written in order; with --out FILE they are kept for --resume.`);
     }
     note(term, toFile ? `To carry on: ${resumeCommand(args)}` : "To be able to resume, write to a file with --out FILE.");
+    const keyNote = toFile ? resumeKeyNote(args) : undefined;
+    if (keyNote) note(term, keyNote);
   }
   if (failure !== undefined) throw failure;
   if (interrupted) ctx.setExitCode(ExitCode.interrupted);

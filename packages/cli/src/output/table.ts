@@ -87,12 +87,13 @@ export function renderTable(
   width: number | undefined = terminalColumns(),
   layout: TableLayout = {},
 ): string {
-  const allNeeds = head.map((h, i) => columnNeeds([h, ...rows.map((row) => row[i] ?? "")]));
+  const columns = Math.max(head.length, ...rows.map((row) => row.length)); // a table of pairs has no head
+  const allNeeds = Array.from({ length: columns }, (_, i) => columnNeeds([head[i] ?? "", ...rows.map((row) => row[i] ?? "")]));
   const kept = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
   const needs = kept.map((i) => allNeeds[i]!);
   const colWidths = width === undefined ? undefined : fitColumns(needs, width);
   const table = new Table({
-    head: kept.map((i) => paint.bold(head[i]!)),
+    head: head.length === 0 ? [] : kept.map((i) => paint.bold(head[i] ?? "")),
     style: { head: [], border: [] },
     wordWrap: true,
     ...(colWidths ? { colWidths } : {}),
