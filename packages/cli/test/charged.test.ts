@@ -88,6 +88,30 @@ describe("a batch that stops early keeps every charged answer", () => {
     expectComplete(out, iccids);
   });
 
+  it("a rate limit with --no-wait at concurrency 8: the answered requests are written or kept, and --resume pays only for the rest", async () => {
+    await server.setPlan("three-per-minute", { rate_limit: 3, window_seconds: 60, monthly_lookups: 100_000 });
+    const account = await server.createAccount({ plan: "three-per-minute" });
+    const env = serverEnv(server.url, account.apiKey);
+    const iccids = Array.from({ length: 10_000 }, (_, i) => iccidOf(300_000 + i));
+    const input = join(dir, "rate.csv");
+    const out = join(dir, "rate-out.csv");
+    writeCsv(input, iccids);
+
+    const first = await iccid(["--no-wait", "batch", input, "--out", out, "--concurrency", "8"], { env });
+    expect(first.code).toBe(5);
+    expect(first.stderr).toMatch(/rate_limited/);
+    const charged = await used(account.apiKey);
+    expect(charged).toBe(3000); // three requests of 1000 in the window
+    const written = outputRows(out).map((row) => row[2]!);
+    expect(new Set([...written, ...keptIccids(out)]).size).toBe(charged);
+
+    await server.setPlan("three-per-minute", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 100_000 });
+    const second = await iccid(["batch", input, "--out", out, "--concurrency", "8", "--resume"], { env });
+    expect(second.code).toBe(0);
+    expect(await used(account.apiKey)).toBe(10_000);
+    expectComplete(out, iccids);
+  });
+
   it("answers that come after a refused chunk are kept, and --resume writes them without asking again", async () => {
     await server.setPlan("q500", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 500 });
     const account = await server.createAccount({ plan: "q500" });
