@@ -5,7 +5,13 @@ import { sourceFirst } from "./vitest.shared.js";
 // ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL set (CI sets both), the server's integration suite
 // runs a second time on PostgreSQL with Redis rate limits, together with the scale-out tests and the
 // hardening suite's PostgreSQL faults.
-const projects: TestProjectConfiguration[] = ["packages/*/vitest.config.ts", "hardening/vitest.config.ts", "packaging/vitest.config.ts"];
+const projects: TestProjectConfiguration[] = [
+  "packages/*/vitest.config.ts",
+  "hardening/vitest.config.ts",
+  "packaging/vitest.config.ts",
+  // The repository's own scripts (scripts/*.mjs) that have tests.
+  { test: { name: "scripts", root: "./scripts", include: ["*.test.mjs"] } },
+];
 if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
   projects.push({
     ...sourceFirst,

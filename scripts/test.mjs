@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { describeSelection, projectNames, selectionLines } from "./test-selection.mjs";
 import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
 
 const skipped = [];
@@ -85,8 +86,13 @@ async function redis() {
   return true;
 }
 
-function reportSkipped() {
-  if (skipped.length === 0) return say("--- every suite ran (browser test, PostgreSQL + Redis suites included)");
+/** What ran: the whole suite, or the projects and tests the arguments selected; then what this machine could not run. */
+function reportSkipped(selection) {
+  if (selection) for (const line of selectionLines(selection)) say(line);
+  if (skipped.length === 0) {
+    if (!selection || selection.everything) say("--- every suite ran (browser test, PostgreSQL + Redis suites included)");
+    return;
+  }
   say("--- NOT RUN on this machine:");
   for (const line of skipped) say(`    - ${line}`);
 }
@@ -110,7 +116,8 @@ if (run("pnpm", ["-s", "typecheck"]) !== 0) process.exit(1);
 say("--- vitest");
 const vitest = spawn("pnpm", ["exec", "vitest", "run", ...process.argv.slice(2)], { cwd: ROOT, env: childEnv({ ICCID_SKIP_BUILD: "1" }), stdio: "inherit" });
 const status = await relay(vitest);
-reportSkipped();
+const postgresRan = Boolean(process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL);
+reportSkipped(describeSelection(process.argv.slice(2), projectNames(ROOT, { postgres: postgresRan })));
 // CI insists on every suite: a green run that skipped one would hide it.
 if (status === 0 && skipped.length > 0 && process.env.ICCID_REQUIRE_ALL === "1") {
   say("--- failing: ICCID_REQUIRE_ALL=1 and some suites did not run (above)");

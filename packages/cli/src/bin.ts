@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { exitWhenFlushed } from "./exit.js";
 import { main } from "./program.js";
 
 // A reader that goes away early (`iccid lookup … | head -1`) is not an error.
@@ -7,4 +8,4 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exit(await main());
+await exitWhenFlushed(await main());

@@ -3,6 +3,8 @@ import type { Config } from "./config-schema.js";
 import { readConfig } from "./config.js";
 import { resolveApiKey, resolveBaseUrl, resolveTimeoutMs, type GlobalOptions } from "./credentials.js";
 import type { ExitCode } from "./exit-codes.js";
+import { terminalColumns } from "./output/table.js";
+import { reflowHelp } from "./output/wrap.js";
 import { retryNote } from "./retry-note.js";
 import type { Terminal } from "./terminal.js";
 import { CLI_VERSION } from "./version.js";
@@ -31,6 +33,11 @@ export class CommandContext {
 
   setExitCode(code: ExitCode): void {
     this.exitCode = code;
+  }
+
+  /** A help footer reflowed for the terminal's width (80 columns when it has none, as commander's help). */
+  helpFooter(text: string): string {
+    return reflowHelp(text, terminalColumns(this.term.stdout, this.term.env) ?? 80);
   }
 
   config(): Promise<Config> {

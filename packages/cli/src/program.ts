@@ -52,7 +52,7 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
       writeErr: (text) => ctx.term.stderr.write(text),
       outputError: (text, write) => write(`iccid: ${text.replace(/^error: /, "usage error: ")}`),
     })
-    .addHelpText("after", HELP);
+    .addHelpText("after", ctx.helpFooter(HELP));
 
   for (const command of [
     lookupCommand(ctx),

@@ -47,6 +47,12 @@ describe("login, keys, logout", () => {
     const piped = await iccid(["keys", "list"], { env });
     expect(piped.stdout.split("\n").filter(Boolean).every((line) => line.split("\t").length === 6)).toBe(true);
 
+    // Logged in, an id that is not one is a usage error (2) naming the argument, never an "unexpected error".
+    for (const id of ["..", ".", "", "key_../x"]) {
+      const wrong = await iccid(["keys", "revoke", id], { env });
+      expect(wrong.code, id).toBe(2);
+      expect(wrong.stderr, id).toMatch(/^iccid: usage error: .*argument 'id'\. not a key id/);
+    }
     expect((await iccid(["keys", "revoke", laptop.id], { env })).code).toBe(0);
     expect((await iccid(["lookup", UK], { env })).code).toBe(4);
 
@@ -151,13 +157,26 @@ describe("config", () => {
 });
 
 describe("validate", () => {
-  it("works offline with no key: 0 when all valid, 1 when any is not", async () => {
+  it("works offline with no key: 0 when all valid, 3 when any is not (as for lookup and batch; 1 stays an error)", async () => {
     const env = { ICCID_BASE_URL: "http://127.0.0.1:9", ICCID_CONFIG_DIR: tempDir() };
     const ok = await iccid(["validate", UK, "8944-1000-0000-0000-0018"], { env });
     expect(ok.code).toBe(0);
     expect(ok.stdout.trim().split("\n").map((l) => l.split("\t")[2])).toEqual(["true", "true"]);
     const bad = await iccid(["validate", UK, "89441000000000000019", "--json"], { env });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(3);
     expect(JSON.parse(bad.stdout).map((r: { valid?: boolean }) => r.valid)).toEqual([true, false]);
+    const malformed = await iccid(["validate", "12345"], { env });
+    expect(malformed.code).toBe(3);
+  });
+
+  it("validate - reads the ICCIDs from stdin, one per line, as lookup - does", async () => {
+    const env = { ICCID_CONFIG_DIR: tempDir() };
+    const run = await iccid(["validate", "-", "--output", "csv"], { env, input: `${UK}\n\n 8944 1000 0000 0000 0019 \n` });
+    expect(run.code).toBe(3);
+    const rows = run.stdout.trimEnd().split("\n").map((line) => line.split(","));
+    expect(rows.slice(1).map((row) => [row[1], row[2]])).toEqual([[UK, "true"], ["89441000000000000019", "false"]]);
+    const empty = await iccid(["validate", "-"], { env, input: "" });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^iccid: error: no ICCIDs: stdin was empty\n$/);
   });
 });

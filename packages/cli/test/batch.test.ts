@@ -171,10 +171,14 @@ describe("iccid batch at size", () => {
     const input = join(dir, "quota.csv");
     const out = join(dir, "quota-out.csv");
     bigCsv(input, 5000);
-    const run = await iccid(["batch", input, "--out", out, "--concurrency", "1"], { env: serverEnv(server.url, account.apiKey) });
+    // The key given on the command line: the resume hint must not print it (it would land in CI logs).
+    const run = await iccid(["--api-key", account.apiKey, "batch", input, "--out", out, "--concurrency", "1"], { env: serverEnv(server.url) });
     expect(run.code).toBe(5);
     expect(run.stderr).toContain("Stopped by an error");
-    expect(run.stderr).toContain("--resume");
+    expect(run.stderr).toContain(`To carry on: iccid batch ${input} --out ${out} --concurrency 1 --resume\n`);
+    expect(run.stderr).toContain("Pass the same API key again (--api-key or ICCID_API_KEY)");
+    expect(run.stderr).not.toContain(account.apiKey);
+    expect(run.stderr).not.toContain(account.apiKey.slice(0, 12));
     expect(run.stderr).toMatch(/iccid: error: quota_exceeded/);
     const rows = readFileSync(out, "utf8").trimEnd().split("\n");
     expect(rows).toHaveLength(2001); // two batches of 1000 fit in 2500 lookups; the third is refused whole

@@ -63,6 +63,32 @@ export function spawnIccid(args: readonly string[], options: RunOptions = {}): {
   return { child, done: collect(child) };
 }
 
+/** Copies stdin to stdout a block every few milliseconds: a pager, or a copy over a slow network. */
+const SLOW_READER = `
+const input = process.stdin;
+input.on("readable", () => {}); // stays paused: the timer reads
+const timer = setInterval(() => {
+  const block = input.read(8192);
+  if (block) process.stdout.write(block);
+}, 5);
+input.on("end", () => clearInterval(timer));
+`;
+
+/**
+ * Runs the binary with its stdout on an OS pipe (as in a shell, 64 KB) read slowly by another process:
+ * the binary writes far faster than that, so whatever it has not flushed when it exits is lost. The
+ * status is the binary's (pipefail; the reader always ends with 0).
+ */
+export function iccidReadSlowly(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const script = `"$@" | ${shellQuote(process.execPath)} -e ${shellQuote(SLOW_READER)}`;
+  const child = spawn("bash", ["-o", "pipefail", "-c", script, "bash", process.execPath, BIN, ...args], {
+    env: cleanEnv(options.env),
+    cwd: options.cwd ?? REPO_ROOT,
+  });
+  child.stdin.end(options.input ?? "");
+  return collect(child);
+}
+
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 /**

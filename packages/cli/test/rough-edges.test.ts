@@ -32,6 +32,35 @@ describe("tables on an 80-column terminal", () => {
       if (args[0] === "lookup") expect(run.stdout).toContain(US);
       else expect(run.stdout).toContain(account.keyId);
     }
+
+    // keys list drops the least important columns whole instead of cutting every cell ("2026-1…").
+    const keys = plain((await iccidOnTty(["keys", "list"], { env, columns: 80 })).stdout);
+    const rows = keys.split(/\r?\n/).filter((line) => line.startsWith("│")).map((line) => line.split("│").slice(1, -1).map((cell) => cell.trim()));
+    expect(rows[0]!.slice(0, 2)).toEqual(["ID", "Name"]);
+    for (const cell of rows.flat()) expect(cell).not.toMatch(/…$/);
+    expect(rows.flat()).toContain(account.keyId);
+    expect(keys).toMatch(/\(Created(, Last used)? left out to fit the terminal; --json shows every field\)/);
+  });
+
+  it("help wraps at the terminal's width on word boundaries", async () => {
+    for (const args of [["--help"], ["batch", "--help"], ["lookup", "--help"], ["validate", "--help"]]) {
+      const run = await iccidOnTty(args, { columns: 80 });
+      expect(run.code).toBe(0);
+      const lines = plain(run.stdout).split(/\r?\n/);
+      for (const line of lines) expect(line.length, `${args.join(" ")}: ${line}`).toBeLessThanOrEqual(80);
+    }
+    const batch = plain((await iccidOnTty(["batch", "--help"], { columns: 80 })).stdout).replace(/\r?\n/g, "\n");
+    expect(batch).toContain("one output row per input row, in input\norder:");
+  });
+
+  it("usage wraps a long value under itself", async () => {
+    const account = await server.createAccount();
+    const run = await iccidOnTty(["usage"], { env: serverEnv(server.url, account.apiKey), columns: 80 });
+    expect(run.code).toBe(0);
+    const lines = plain(run.stdout).split(/\r?\n/);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const quota = lines.findIndex((line) => line.startsWith("Quota"));
+    expect(lines[quota + 1]).toMatch(/^ {12}\S/); // under the value, past "Rate limit  "
   });
 });
 

@@ -1,6 +1,9 @@
-import { rowOutcome, type IccidClient, type RowOutcome } from "@iccid/sdk";
+import type { IccidClient, RowOutcome } from "@iccid/sdk";
+import { answerCount, answerOutcome, type ChunkAnswers } from "./answers.js";
+import { chunksOf, type Chunk, type StoredChunk } from "./chunker.js";
 import type { CsvInput } from "./csv-input.js";
 import type { Progress } from "./progress.js";
+import { runWindow } from "./window.js";
 import type { BatchWriter } from "./writer.js";
 
 export interface BatchTally extends Record<RowOutcome, number> {
@@ -13,6 +16,8 @@ export interface BatchTally extends Record<RowOutcome, number> {
   failed: number;
   /** Rows skipped because an earlier run already wrote them (`--resume`). */
   skipped: number;
+  /** Rows written from the answers an earlier run kept (`--resume`), not asked for again. */
+  restored: number;
 }
 
 export interface PipelineOptions {
@@ -23,87 +28,78 @@ export interface PipelineOptions {
   concurrency: number;
   /** Rows to skip at the start of the input (already in the output). */
   skip: number;
+  /** Answers an earlier run kept, in input order, after `skip`; those written are taken out of it. */
+  stored: StoredChunk[];
+  /** Answered chunks that could not be written (an earlier chunk has no answer) are added here. */
+  kept: StoredChunk[];
+  /** True once the run is to stop (Ctrl-C): requests in flight are waited for and written. */
+  stopping(): boolean;
+  /** Ends the requests in flight (a second Ctrl-C). */
   signal: AbortSignal;
 }
 
 /**
- * Streams the input's ICCID column through the SDK's batch streaming and writes each row as its answer
- * comes back. It works a block at a time on both sides: the CSV records come in blocks, their ICCIDs go to
- * the SDK as one array per block, and each answered chunk (up to 1000 rows) comes back whole, so the loops
- * below await once per chunk, not once per row. CSV output asks for the server's CSV answer and copies its
- * rows' bytes (batchAllCsv); JSONL takes the JSON items (batchAllChunks). The answers come exactly once per
- * ICCID given, in order, so a FIFO of the record blocks in flight pairs every answer with its row. Memory
- * is bounded by the SDK's window (it reads the source only a few chunks ahead of what this loop has taken)
- * plus the sinks' buffers, whatever the file's length.
+ * Streams the input's rows through the batch endpoint and writes each row with its answer, in input
+ * order. The input is cut into chunks of up to 1000 rows (chunker.ts), each chunk is one request and
+ * `concurrency` of them are in flight (window.ts, which also keeps every answer the server charged when
+ * the run stops early), and each answered chunk is written whole: CSV output copies the bytes of the
+ * server's CSV answer (batchAllCsv), JSONL output takes the JSON items (batchAllChunks). Memory is bounded
+ * by the chunks in flight plus the sinks' buffers, whatever the file's length.
  */
 export async function runPipeline(options: PipelineOptions, tally: BatchTally): Promise<void> {
-  const { input, client, writer, progress } = options;
-  const column = input.layout.iccidIndex;
-  const inFlight: string[][][] = [];
+  const { input, client, writer, progress, signal } = options;
   const total = input.totalBytes;
   let read = 0;
-  // Bytes read run ahead of rows done (parser buffer, the SDK's window); scaling by done/read corrects it.
+  // Bytes read run ahead of rows done (parser buffer, chunks in flight); scaling by done/read corrects it.
   const fraction = (done: number) => (total ? (input.bytesRead() / total) * (done / Math.max(1, read)) : undefined);
 
-  async function* iccids(): AsyncGenerator<string[]> {
-    let skip = options.skip;
-    for await (let block of input.chunks) {
+  async function* counted(): AsyncGenerator<string[][]> {
+    for await (const block of input.chunks) {
       read += block.length;
-      if (skip > 0) {
-        const skipped = Math.min(skip, block.length);
-        skip -= skipped;
-        tally.skipped += skipped;
-        if (skipped === block.length) continue;
-        block = block.slice(skipped);
-      }
-      const values = new Array<string>(block.length);
-      for (let i = 0; i < block.length; i++) values[i] = block[i]![column] ?? "";
-      inFlight.push(block);
-      yield values;
+      yield block;
     }
   }
 
-  let block: string[][] = [];
-  let at = 0;
-  /** The input cells of the next row to write, counted in the tally by its outcome. */
-  function nextRow(outcome: RowOutcome): string[] {
-    if (at >= block.length) {
-      block = inFlight.shift()!;
-      at = 0;
+  async function ask(chunk: Chunk): Promise<ChunkAnswers> {
+    const once = { concurrency: 1, signal };
+    if (writer.format === "csv") {
+      for await (const rows of client.iccid.batchAllCsv([chunk.iccids], once)) return { kind: "csv", rows };
+    } else {
+      for await (const items of client.iccid.batchAllChunks([chunk.iccids], once)) return { kind: "jsonl", items };
     }
-    tally[outcome]++;
-    tally.rows++;
-    return block[at++]!;
+    throw new Error(`no answer for rows ${chunk.start + 1}-${chunk.start + chunk.iccids.length}`);
   }
 
-  /** Writes every row of every answered chunk, whichever form the chunks come in. */
-  async function writeAll<C>(chunks: AsyncIterable<C>, rows: (chunk: C) => number, outcome: (chunk: C, i: number) => RowOutcome, add: RowWriter<C>) {
-    for await (const chunk of chunks) {
-      for (let i = 0, n = rows(chunk); i < n; i++) {
-        const of = outcome(chunk, i);
-        const wait = add(nextRow(of), chunk, i, of);
-        if (wait) await wait;
-      }
-      progress.update(tally.rows, fraction(tally.skipped + tally.rows));
+  async function write(chunk: Chunk, answers: ChunkAnswers): Promise<void> {
+    const n = answerCount(answers);
+    for (let i = 0; i < n; i++) {
+      const outcome = answerOutcome(answers, i);
+      tally[outcome]++;
+      tally.rows++;
+      const cells = chunk.cells[i]!;
+      const wait = answers.kind === "csv" ? writer.addCsv(cells, answers.rows, i, outcome) : writer.addJson(chunk.start + i + 1, cells, answers.items[i]!);
+      if (wait) await wait;
     }
+    if (chunk.stored) tally.restored += n;
+    const done = tally.skipped + tally.rows;
+    progress.update(tally.rows, fraction(done), done);
   }
 
-  const batchOptions = { concurrency: options.concurrency, signal: options.signal };
-  if (writer.format === "csv") {
-    await writeAll(
-      client.iccid.batchAllCsv(iccids(), batchOptions),
-      (rows) => rows.length,
-      (rows, i) => rows.outcome(i),
-      (cells, rows, i, outcome) => writer.addCsv(cells, rows, i, outcome),
-    );
-  } else {
-    await writeAll(
-      client.iccid.batchAllChunks(iccids(), batchOptions),
-      (items) => items.length,
-      (items, i) => rowOutcome(items[i]!),
-      (cells, items, i) => writer.addJson(tally.skipped + tally.rows, cells, items[i]!),
-    );
+  const chunks = chunksOf(counted(), {
+    column: input.layout.iccidIndex,
+    skip: options.skip,
+    stored: options.stored,
+    onSkip: (rows) => (tally.skipped += rows),
+  });
+  try {
+    await runWindow(chunks, {
+      concurrency: options.concurrency,
+      ask,
+      write,
+      keep: (chunk, answers) => options.kept.push({ start: chunk.start, iccids: chunk.iccids, answers }),
+      stopping: options.stopping,
+    });
+  } finally {
+    await chunks.return(undefined);
   }
 }
-
-type RowWriter<C> = (cells: readonly string[], chunk: C, i: number, outcome: RowOutcome) => Promise<void> | undefined;

@@ -2,8 +2,11 @@ import type { Ora } from "ora";
 import type { Terminal } from "../terminal.js";
 
 export interface Progress {
-  /** `fraction`: the share of the input done, when its size is known (for the percentage and ETA). */
-  update(rowsDone: number, fraction: number | undefined): void;
+  /**
+   * `rows`: rows written by this run; `fraction`: the share of the input done, when its size is known
+   * (for the percentage and ETA); `done`: rows done in all, with those an earlier run wrote (`--resume`).
+   */
+  update(rows: number, fraction: number | undefined, done?: number): void;
   /** Clears the spinner line (TTY) so that the summary starts on a clean line. */
   stop(): void;
 }
@@ -22,13 +25,18 @@ function clock(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
-/** "12,000 rows · 3,400 rows/s · 42% · ETA 0:35" (the last two only when the input size is known). */
-export function progressText(rows: number, elapsedMs: number, fraction: number | undefined): string {
+/**
+ * "12,000 rows · 3,400 rows/s · 42% · ETA 0:35" (the last two only when the input size is known). The
+ * rate and the ETA are this run's: the rows left (from `done` rows being `fraction` of the input) at the
+ * pace of the `rows` this run wrote, never counting the rows an earlier run did (`--resume`).
+ */
+export function progressText(rows: number, elapsedMs: number, fraction: number | undefined, done = rows): string {
   const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0;
   const parts = [`${count(rows)} rows`, `${count(Math.round(rate))} rows/s`];
   if (fraction !== undefined && fraction > 0) {
     parts.push(`${Math.min(100, Math.floor(fraction * 100))}%`);
-    parts.push(`ETA ${clock(((elapsedMs / fraction) * (1 - fraction)) / 1000)}`);
+    const left = (done * (1 - fraction)) / fraction;
+    if (rows > 0 && elapsedMs > 0) parts.push(`ETA ${clock(left / (rows / elapsedMs) / 1000)}`);
   }
   return parts.join(" · ");
 }
@@ -51,11 +59,11 @@ export async function startProgress(term: Terminal, label = "batch"): Promise<Pr
     }).start();
     let drawn = 0;
     return {
-      update(rows, fraction) {
+      update(rows, fraction, done) {
         const now = Date.now();
         if (now - drawn < REDRAW_MS) return;
         drawn = now;
-        spinner.text = progressText(rows, now - started, fraction);
+        spinner.text = progressText(rows, now - started, fraction, done);
       },
       stop: () => spinner.stop(),
     };
@@ -64,7 +72,7 @@ export async function startProgress(term: Terminal, label = "batch"): Promise<Pr
   let nextStep = 1;
   let nextRows = ROW_MILESTONE;
   return {
-    update(rows, f) {
+    update(rows, f, done) {
       if (f !== undefined) {
         if (f * 10 < nextStep) return;
         while (f * 10 >= nextStep) nextStep++;
@@ -72,7 +80,7 @@ export async function startProgress(term: Terminal, label = "batch"): Promise<Pr
         if (rows < nextRows) return;
         while (rows >= nextRows) nextRows += ROW_MILESTONE;
       }
-      term.stderr.write(`${label}: ${progressText(rows, Date.now() - started, f)}\n`);
+      term.stderr.write(`${label}: ${progressText(rows, Date.now() - started, f, done)}\n`);
     },
     stop() {},
   };

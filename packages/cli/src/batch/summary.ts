@@ -16,6 +16,7 @@ export function renderSummary(term: Terminal, tally: BatchTally, elapsedMs: numb
     ["failed (malformed)", count(tally.failed)],
   ];
   if (tally.skipped > 0) pairs.push(["skipped (resumed)", count(tally.skipped)]);
+  if (tally.restored > 0) pairs.push(["answered before (resumed)", count(tally.restored)]);
   pairs.push(["time", `${seconds.toFixed(1)} s (${count(rate)} rows/s)`]);
 
   const paint = palette(term.stderrColor);

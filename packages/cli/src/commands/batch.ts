@@ -6,7 +6,10 @@ import { openCsvInput } from "../batch/csv-input.js";
 import { runPipeline, type BatchTally } from "../batch/pipeline.js";
 import { startProgress } from "../batch/progress.js";
 import { readPreviousOutput, type BatchFormat } from "../batch/resume.js";
-import { resumeCommand } from "../batch/resume-hint.js";
+import type { StoredChunk } from "../batch/chunker.js";
+import { listenForInterrupt } from "../batch/interrupt.js";
+import { resumeCommand, resumeKeyNote } from "../batch/resume-hint.js";
+import { readResumeState, resumeStatePath, writeResumeState } from "../batch/resume-state.js";
 import { TextSink } from "../batch/sink.js";
 import { renderSummary } from "../batch/summary.js";
 import { BatchWriter, outputHeader } from "../batch/writer.js";
@@ -18,8 +21,13 @@ const HELP = `
 Reads a CSV (or - for stdin) and writes one output row per input row, in input order: the input's columns
 followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is the one
 named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected.
-Memory stays flat for any file size. Ctrl-C stops cleanly: the output holds whole rows, and --resume
-carries on after them.
+Memory stays flat for any file size.
+
+Nothing the server answered (and charged) is lost. Ctrl-C stops cleanly: no new request starts, the
+answers of those in flight are written (a second Ctrl-C drops them), the output holds whole rows, and
+--resume carries on after them. When a run stops on an error (quota, rate limit, network), rows answered
+after an unanswered one wait in OUT.resume.jsonl, and --resume writes them without asking again.
+
 Exit status: 0 all rows looked up, 3 some rows were malformed (see --errors), 4 key or subscription
 problem, 5 rate limit or quota, 130 interrupted.
 
@@ -81,6 +89,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     // An output left from an earlier run would read as this input's results: leave empty files instead.
     const emptied = options.resume ? [] : ([["--out", options.out], ["--errors", options.errors]] as const).filter(([, path]) => path && path !== "-");
     for (const [flag, path] of emptied) await (await TextSink.open(path, term.stdout, false, flag)).end();
+    if (!options.resume && toFile) await writeResumeState(options.out!, []);
     const cleared = emptied.length > 0 ? `; ${emptied.map(([, path]) => path).join(" and ")} now empty` : "";
     note(term, `iccid: ${file === "-" ? "stdin" : file} holds no rows; nothing to do${cleared}`);
     return;
@@ -90,6 +99,9 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     input.close();
     throw new UsageError(`${options.out} has other columns than this input gives; is it the output of another file?`);
   }
+  const skip = previous?.rows ?? 0;
+  // Answers an earlier run was charged for but could not write yet: written from there, not asked again.
+  const stored = options.resume ? (await readResumeState(options.out!, format)).filter((chunk) => chunk.start >= skip) : [];
   const appendErrors = previous !== undefined && options.errors !== undefined && (await hasContent(options.errors));
   const out = await TextSink.open(options.out, term.stdout, previous !== undefined);
   const errors = options.errors ? await TextSink.open(options.errors, term.stdout, appendErrors, "--errors") : undefined;
@@ -97,35 +109,32 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   if (!previous?.header) writer.writeHeader(out);
   if (errors && !appendErrors) writer.writeHeader(errors);
 
-  const tally: BatchTally = { rows: 0, valid: 0, invalid: 0, failed: 0, skipped: 0 };
+  const tally: BatchTally = { rows: 0, valid: 0, invalid: 0, failed: 0, skipped: 0, restored: 0 };
+  const kept: StoredChunk[] = [];
   const quiet = options.quiet === true;
   const progress = quiet ? { update() {}, stop() {} } : await startProgress(term);
-  const abort = new AbortController();
-  const onInterrupt = () => {
-    if (abort.signal.aborted) process.exit(ExitCode.interrupted); // a second Ctrl-C: stop at once
-    abort.abort(new Error("interrupted"));
-    input.close();
-  };
-  process.on("SIGINT", onInterrupt);
+  const interrupt = listenForInterrupt(term);
   const started = Date.now();
   let failure: unknown;
   try {
     await runPipeline(
-      { input, client, writer, progress, concurrency: options.concurrency, skip: previous?.rows ?? 0, signal: abort.signal },
+      { input, client, writer, progress, concurrency: options.concurrency, skip, stored, kept, stopping: interrupt.stopping, signal: interrupt.signal },
       tally,
     );
   } catch (error) {
-    if (!abort.signal.aborted) failure = error;
+    if (!interrupt.signal.aborted) failure = error;
   } finally {
-    process.off("SIGINT", onInterrupt);
+    interrupt.dispose();
     progress.stop();
     input.close();
     await writer.flush();
     await out.end();
     await errors?.end();
+    // What is still unwritten (kept by this run, or by an earlier one and not reached) stays for --resume.
+    if (toFile) await writeResumeState(options.out!, [...stored, ...kept]);
   }
 
-  const interrupted = abort.signal.aborted;
+  const interrupted = interrupt.stopping();
   const stopped = interrupted || failure !== undefined;
   const where = toFile ? ` → ${options.out}` : "";
   const headline = interrupted ? "Interrupted" : failure !== undefined ? "Stopped by an error" : `Done${where}`;
@@ -136,7 +145,15 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   if (stopped) {
     const done = tally.skipped + tally.rows;
     note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${done} row(s), each complete.`);
+    const later = [...stored, ...kept].reduce((sum, chunk) => sum + chunk.iccids.length, 0);
+    if (later > 0 && toFile) {
+      note(term, `${later} later row(s) were answered already; ${resumeStatePath(options.out!)} keeps them for --resume, which does not ask for them again.`);
+    } else if (later > 0) {
+      note(term, `${later} later row(s) were answered but could not be written in order; with --out FILE they are kept for --resume.`);
+    }
     note(term, toFile ? `To carry on: ${resumeCommand(args)}` : "To be able to resume, write to a file with --out FILE.");
+    const keyNote = toFile ? resumeKeyNote(args) : undefined;
+    if (keyNote) note(term, keyNote);
   }
   if (failure !== undefined) throw failure;
   if (interrupted) ctx.setExitCode(ExitCode.interrupted);
@@ -154,6 +171,6 @@ export function batchCommand(ctx: CommandContext, args: () => readonly string[])
     .option("--concurrency <n>", "batch requests in flight at once (1-64)", positiveInt(64), 4)
     .option("--resume", "skip the rows already in --out and append the rest")
     .option("-q, --quiet", "no progress and no summary on stderr (errors still show)")
-    .addHelpText("after", HELP)
+    .addHelpText("after", ctx.helpFooter(HELP))
     .action((file: string, options: BatchOptions) => runBatch(ctx, file, options, args()));
 }

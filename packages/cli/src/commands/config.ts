@@ -94,5 +94,5 @@ export function configCommand(ctx: CommandContext): Command {
     .addCommand(listCommand(ctx))
     .addCommand(unsetCommand(ctx))
     .addCommand(pathCommand(ctx))
-    .addHelpText("after", HELP);
+    .addHelpText("after", ctx.helpFooter(HELP));
 }

@@ -1,5 +1,5 @@
 import type { IccidClient } from "@iccid/sdk";
-import { Command } from "commander";
+import { Argument, Command, InvalidArgumentError } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { updateConfig } from "../config.js";
 import { maskApiKey } from "../credentials.js";
@@ -63,10 +63,16 @@ function createCommand(ctx: CommandContext): Command {
     });
 }
 
+/** A key id as the server makes them (`key_` and letters or digits): anything else is a usage error, before any request. */
+function keyId(value: string): string {
+  if (/^key_[0-9A-Za-z]{1,64}$/.test(value)) return value;
+  throw new InvalidArgumentError("not a key id: ids look like key_2c9f0e7a (see `iccid keys list`)");
+}
+
 function revokeCommand(ctx: CommandContext): Command {
   return new Command("revoke")
     .description("revoke an API key (it stops working at once; revoking twice is fine)")
-    .argument("<id>", "the key id (key_…), from `iccid keys list`")
+    .addArgument(new Argument("<id>", "the key id (key_…), from `iccid keys list`").argParser(keyId))
     .addHelpText("after", "\nExamples:\n  $ iccid keys revoke key_2c9f0e7a\n")
     .action(async (id: string) => {
       await withSession(ctx, (client) => client.keys.revoke(id));
@@ -80,5 +86,5 @@ export function keysCommand(ctx: CommandContext): Command {
     .addCommand(listCommand(ctx))
     .addCommand(createCommand(ctx))
     .addCommand(revokeCommand(ctx))
-    .addHelpText("after", HELP);
+    .addHelpText("after", ctx.helpFooter(HELP));
 }

@@ -42,7 +42,7 @@ export function loginCommand(ctx: CommandContext): Command {
     .description("log in to the web session that the keys commands use")
     .option("--email <email>", "account email (asked for when missing)")
     .option("--password-stdin", "read the password from stdin instead of asking")
-    .addHelpText("after", LOGIN_HELP)
+    .addHelpText("after", ctx.helpFooter(LOGIN_HELP))
     .action(async (options: LoginOptions) => {
       const { email, password } = await credentials(ctx, options);
       const client = await ctx.sessionClient();
@@ -56,7 +56,7 @@ export function loginCommand(ctx: CommandContext): Command {
 export function logoutCommand(ctx: CommandContext): Command {
   return new Command("logout")
     .description("end the web session and forget it")
-    .addHelpText("after", LOGOUT_HELP)
+    .addHelpText("after", ctx.helpFooter(LOGOUT_HELP))
     .action(async () => {
       const client = await ctx.sessionClient();
       if (client.session.token === undefined) {

@@ -1,13 +1,12 @@
 import { parseIccid } from "@iccid/core/grammar";
 import { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
-import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
+import { iccidArguments } from "../iccid-arguments.js";
 import { palette } from "../output/colour.js";
 import { chooseFormat, outputOptions, type OutputFormat } from "../output/format.js";
 import type { LookupOutcome } from "../output/lookup-columns.js";
 import { renderOutcomes } from "../output/lookup-view.js";
-import { readStdin } from "../prompt.js";
 
 const HELP = `
 Decodes ICCIDs on the server: validity, country, issuer and account number. One ICCID uses the lookup
@@ -21,15 +20,6 @@ Examples:
   $ iccid lookup 89441000000000000018 | cut -f4        # piped: tab-separated, no header
   $ grep -o '89[0-9]*' modem.log | iccid lookup -      # - reads ICCIDs from stdin, one per line
 `;
-
-/** The ICCIDs to look up: the arguments, with "-" replaced by the non-empty lines of stdin. */
-async function iccidArguments(ctx: CommandContext, args: readonly string[]): Promise<string[]> {
-  if (!args.includes("-")) return [...args];
-  const lines = (await readStdin(ctx.term)).split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
-  const iccids = args.flatMap((arg) => (arg === "-" ? lines : [arg]));
-  if (iccids.length === 0) throw new UsageError("no ICCIDs: stdin was empty");
-  return iccids;
-}
 
 /** Looks up the well-formed ICCIDs (keeping argument order) and reports malformed ones in place. */
 async function lookUp(ctx: CommandContext, iccids: readonly string[]): Promise<LookupOutcome[]> {
@@ -58,10 +48,10 @@ export function lookupCommand(ctx: CommandContext): Command {
   const command = new Command("lookup")
     .description("decode ICCIDs: validity, country, issuer (uses your API key and quota)")
     .argument("<iccid...>", "one or more ICCIDs (spaces, dashes, dots and F padding are fine); - reads them from stdin, one per line")
-    .addHelpText("after", HELP);
+    .addHelpText("after", ctx.helpFooter(HELP));
   for (const option of outputOptions()) command.addOption(option);
   return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean }) => {
-    const outcomes = await lookUp(ctx, await iccidArguments(ctx, args));
+    const outcomes = await lookUp(ctx, await iccidArguments(ctx.term, args));
     const format = chooseFormat(options, ctx.term);
     ctx.term.stdout.write(renderOutcomes(outcomes, format, palette(ctx.term.stdoutColor && format === "table")));
     if (outcomes.some((o) => !o.ok)) ctx.setExitCode(ExitCode.rowsFailed);

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { palette } from "../output/colour.js";
+import { terminalColumns } from "../output/table.js";
 import { renderUsage } from "../output/usage-view.js";
 
 const HELP = `
@@ -40,7 +41,7 @@ export function usageCommand(ctx: CommandContext): Command {
     .addOption(new Option("--granularity <unit>", "bucket size of the chart").choices(GRANULARITIES).default("day"))
     .option("--by-key", "break usage down by API key")
     .option("--json", "print the API's usage object as JSON")
-    .addHelpText("after", HELP)
+    .addHelpText("after", ctx.helpFooter(HELP))
     .action(async (options: UsageOptions) => {
       if (options.from && options.to && Date.parse(options.from) >= Date.parse(options.to)) {
         throw new UsageError(`--from ${options.from} must be before --to ${options.to}`);
@@ -54,7 +55,7 @@ export function usageCommand(ctx: CommandContext): Command {
       });
       const text = options.json
         ? JSON.stringify(usage, null, 2) + "\n"
-        : renderUsage(usage, options.granularity, palette(ctx.term.stdoutColor));
+        : renderUsage(usage, options.granularity, palette(ctx.term.stdoutColor), terminalColumns(ctx.term.stdout, ctx.term.env));
       ctx.term.stdout.write(text);
     });
 }

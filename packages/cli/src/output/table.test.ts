@@ -42,4 +42,21 @@ describe("tables", () => {
     expect(terminalColumns({}, { COLUMNS: "wide" })).toBeUndefined();
     expect(terminalColumns({}, {})).toBeUndefined();
   });
+
+  it("leave out the least important columns whole before cutting a cell, and say which", () => {
+    const head = ["ID", "Name", "Key", "Created", "Last used", "State"];
+    const row = ["key_3kq9zv7m2p4x8w1n", "from-ci", "iccid_FC9V…7QXZ", "2026-11-26 05:31", "2026-11-26 05:40", "active"];
+    const table = lines(renderTable(head, [row], palette(false), 80, { drop: [3, 4, 2, 5], wrap: [1] }));
+    for (const line of table) expect(line.length).toBeLessThanOrEqual(80);
+    const cells = (line: string) => line.split("│").slice(1, -1).map((cell) => cell.trim());
+    expect(cells(table[1]!)).toEqual(["ID", "Name", "Key", "Last used", "State"]);
+    expect(cells(table[3]!)).toEqual(["key_3kq9zv7m2p4x8w1n", "from-ci", "iccid_FC9V…7QXZ", "2026-11-26 05:40", "active"]);
+    expect(table.at(-1)).toBe("(Created left out to fit the terminal; --json shows every field)");
+    // Narrower still: the next least important goes too, whole.
+    const narrow = lines(renderTable(head, [row], palette(false), 66, { drop: [3, 4, 2, 5], wrap: [1] }));
+    expect(cells(narrow[1]!)).toEqual(["ID", "Name", "Key", "State"]);
+    expect(narrow.at(-1)).toBe("(Created, Last used left out to fit the terminal; --json shows every field)");
+    // Wide enough: nothing is left out, and nothing is said.
+    expect(lines(renderTable(head, [row], palette(false), 120, { drop: [3, 4, 2, 5] }))[1]).toContain("Last used");
+  });
 });

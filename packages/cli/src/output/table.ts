@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import Table from "cli-table3";
 import type { Palette } from "./colour.js";
+import { wrapAfter } from "./wrap.js";
 
 /** cli-table3 pads each cell with one space on either side. */
 const PADDING = 2;
@@ -51,9 +52,32 @@ export function fitColumns(needs: readonly ColumnNeeds[], width: number): number
   return widths;
 }
 
+/** How a table gives way on a narrow terminal, beyond wrapping and cutting cells. */
+export interface TableLayout {
+  /** Columns that may be left out whole, the least important first (gh's way): never the one that says what a row is. */
+  drop?: readonly number[];
+  /** Columns of prose, which may wrap at spaces; the others are only ever shown whole while columns can be dropped. */
+  wrap?: readonly number[];
+}
+
 /**
- * A boxed table for people at a terminal, as wide as the terminal allows: cells of squeezed columns wrap
- * at spaces, and a word longer than its column ends in "…". cli-table3's own header colour is
+ * The columns to show: all, or without the droppable ones, least important first, until every other
+ * column fits whole and the prose columns at their longest word.
+ */
+export function keptColumns(needs: readonly ColumnNeeds[], width: number, layout: TableLayout): number[] {
+  let kept = needs.map((_, i) => i);
+  const least = (i: number) => (layout.wrap?.includes(i) ? needs[i]!.word : needs[i]!.natural) + PADDING;
+  for (const column of layout.drop ?? []) {
+    if (kept.reduce((sum, i) => sum + least(i), kept.length + 1) <= width) break;
+    kept = kept.filter((i) => i !== column);
+  }
+  return kept;
+}
+
+/**
+ * A boxed table for people at a terminal, as wide as the terminal allows: the least important columns
+ * are left out first when the layout allows it (a dim line says which), then cells of squeezed columns
+ * wrap at spaces, and a word longer than its column ends in "…". cli-table3's own header colour is
  * switched off so that colour follows our palette (and with it NO_COLOR), never the library's defaults.
  */
 export function renderTable(
@@ -61,21 +85,31 @@ export function renderTable(
   rows: readonly (readonly string[])[],
   paint: Palette,
   width: number | undefined = terminalColumns(),
+  layout: TableLayout = {},
 ): string {
-  const needs = head.map((h, i) => columnNeeds([h, ...rows.map((row) => row[i] ?? "")]));
+  const columns = Math.max(head.length, ...rows.map((row) => row.length)); // a table of pairs has no head
+  const allNeeds = Array.from({ length: columns }, (_, i) => columnNeeds([head[i] ?? "", ...rows.map((row) => row[i] ?? "")]));
+  const kept = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
+  const needs = kept.map((i) => allNeeds[i]!);
   const colWidths = width === undefined ? undefined : fitColumns(needs, width);
   const table = new Table({
-    head: head.map((h) => paint.bold(h)),
+    head: head.length === 0 ? [] : kept.map((i) => paint.bold(head[i] ?? "")),
     style: { head: [], border: [] },
     wordWrap: true,
     ...(colWidths ? { colWidths } : {}),
   });
-  for (const row of rows) table.push([...row]);
-  return table.toString() + "\n";
+  for (const row of rows) table.push(kept.map((i) => row[i] ?? ""));
+  const left = head.filter((_, i) => !kept.includes(i));
+  const note = left.length > 0 ? paint.dim(`(${left.join(", ")} left out to fit the terminal; --json shows every field)`) + "\n" : "";
+  return table.toString() + "\n" + note;
 }
 
-/** Two columns, label and value, without borders: for summaries and key/value reports. */
-export function renderPairs(pairs: readonly (readonly [string, string])[], paint: Palette): string {
-  const width = Math.max(0, ...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${paint.dim(label.padEnd(width))}  ${value}\n`).join("");
+/**
+ * Two columns, label and value, without borders: for summaries and key/value reports. Given the
+ * terminal's `width`, a long value wraps at spaces, its next lines under its first.
+ */
+export function renderPairs(pairs: readonly (readonly [string, string])[], paint: Palette, width?: number): string {
+  const labels = Math.max(0, ...pairs.map(([label]) => label.length));
+  const shown = (value: string) => (width === undefined ? value : wrapAfter(value, width, labels + 2));
+  return pairs.map(([label, value]) => `${paint.dim(label.padEnd(labels))}  ${shown(value)}\n`).join("");
 }

@@ -15,8 +15,8 @@ function bucketLabel(start: string, granularity: Granularity): string {
 
 const PER: Record<Granularity, string> = { hour: "hour", day: "day", month: "month" };
 
-/** The human usage report: period, subscription, quota, limits, totals, a bar chart, and keys. */
-export function renderUsage(usage: Usage, granularity: Granularity, paint: Palette): string {
+/** The human usage report: period, subscription, quota, limits, totals, a bar chart, and keys; long lines wrap at `width`. */
+export function renderUsage(usage: Usage, granularity: Granularity, paint: Palette, width?: number): string {
   const { quota } = usage;
   const share = quota.limit > 0 ? quota.used / quota.limit : 0;
   const quotaBar = `${paint.dim("[")}${bar(quota.used, quota.limit, 30).padEnd(30)}${paint.dim("]")} ${(share * 100).toFixed(1)}%`;
@@ -32,6 +32,7 @@ export function renderUsage(usage: Usage, granularity: Granularity, paint: Palet
       ["Totals", `${count(usage.totals.requests)} requests · ${count(usage.totals.lookups)} lookups`],
     ],
     paint,
+    width,
   );
   text += `\n${paint.bold(`Lookups per ${PER[granularity]}`)}\n`;
   // The series covers the whole period; days still to come would only add empty bars.
@@ -40,7 +41,7 @@ export function renderUsage(usage: Usage, granularity: Granularity, paint: Palet
   if (usage.by_key) {
     text += `\n${paint.bold("By key")}\n`;
     const keyRows = usage.by_key.map((k) => [k.key_id, k.name ?? "", count(k.requests), count(k.lookups)]);
-    text += keyRows.length > 0 ? renderTable(["Key", "Name", "Requests", "Lookups"], keyRows, paint) : paint.dim("(none)\n");
+    text += keyRows.length > 0 ? renderTable(["Key", "Name", "Requests", "Lookups"], keyRows, paint, width) : paint.dim("(none)\n");
   }
   return text;
 }

@@ -1,0 +1,62 @@
+import { rowOutcome, type BatchAllItem, type RowOutcome } from "@iccid/sdk";
+import type { AnsweredRows } from "./writer.js";
+
+/** The server's CSV lookup rows of one chunk, as the writer copies them, each with its outcome. */
+export type CsvAnswerRows = AnsweredRows & { readonly length: number; outcome(i: number): RowOutcome; text(i: number): string };
+
+/**
+ * One chunk's answers in the form the output takes: the server's CSV rows (CSV output) or the batch
+ * items (JSONL output). Fresh from the server (the SDK's CsvRows or items) or read back from the resume
+ * state, the writer treats both the same.
+ */
+export type ChunkAnswers = { kind: "csv"; rows: CsvAnswerRows } | { kind: "jsonl"; items: readonly BatchAllItem[] };
+
+export function answerCount(answers: ChunkAnswers): number {
+  return answers.kind === "csv" ? answers.rows.length : answers.items.length;
+}
+
+export function answerOutcome(answers: ChunkAnswers, i: number): RowOutcome {
+  return answers.kind === "csv" ? answers.rows.outcome(i) : rowOutcome(answers.items[i]!);
+}
+
+/** The lookup rows of a chunk kept in the resume state: their text, located in one buffer as the SDK's are. */
+export class StoredCsvRows implements CsvAnswerRows {
+  readonly bytes: Buffer;
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  constructor(
+    texts: readonly string[],
+    private readonly outcomes: readonly RowOutcome[],
+  ) {
+    const parts = texts.map((text) => Buffer.from(text, "utf8"));
+    let at = 0;
+    for (const part of parts) {
+      this.starts.push(at);
+      at += part.length;
+      this.ends.push(at);
+    }
+    this.bytes = Buffer.concat(parts);
+  }
+
+  get length(): number {
+    return this.outcomes.length;
+  }
+
+  rowStart(i: number): number {
+    return this.starts[i]!;
+  }
+
+  rowEnd(i: number): number {
+    return this.ends[i]!;
+  }
+
+  outcome(i: number): RowOutcome {
+    return this.outcomes[i]!;
+  }
+
+  /** Row `i`'s text. */
+  text(i: number): string {
+    return this.bytes.toString("utf8", this.starts[i], this.ends[i]);
+  }
+}
