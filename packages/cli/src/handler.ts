@@ -15,7 +15,7 @@ const HINTS: Record<string, string> = {
   revoked_api_key: "create a new one with `iccid keys create --save`",
   not_authenticated: "run `iccid login` first",
   invalid_credentials: "check the email and password",
-  no_active_subscription: "the account's subscription is not active",
+  no_active_subscription: "lookups resume once the server's operator makes the subscription active again",
 };
 
 function apiExitCode(error: APIError): ExitCode {

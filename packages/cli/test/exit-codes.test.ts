@@ -88,6 +88,9 @@ describe("exit codes", () => {
     const canceled = await iccid(["lookup", UK], { env: serverEnv(server.url, lapsed.apiKey) });
     expect(canceled.code).toBe(4);
     expectOneLineError(canceled, /no_active_subscription.*request id \S+/);
+    // The server's detail says what is wrong, the hint what happens next: the line says each once.
+    expect(canceled.stderr).toMatch(/subscription is canceled; lookups resume once the server's operator makes the subscription active again/);
+    expect(canceled.stderr).not.toMatch(/not active/);
   });
 
   it("4: a key revoked through the CLI stops working", async () => {
