@@ -16,15 +16,22 @@ export * from "./errors.js";
 // entries: a consumer's compiler reads these declarations without loading zod.
 export {
   API_KEY_PATTERN,
+  eidCheckDigits,
   isWellFormedApiKey,
   luhnCheckDigit,
   normalizeIccid,
+  parseEid,
   parseIccid,
   BATCH_MAX_ITEMS,
   LOOKUP_ROW_COLUMNS,
   rowOutcome,
 } from "@iccid/core/grammar";
 export type {
+  EidChecks,
+  EidErrorCode,
+  EidParseResult,
+  EidWarning,
+  EidWarningCode,
   Granularity,
   IccidErrorCode,
   IccidGrammarError,
@@ -32,8 +39,10 @@ export type {
   IccidWarning,
   IccidWarningCode,
   LuhnStatus,
+  ParsedEid,
   ParsedIccid,
   ProblemCode,
+  RejectedEid,
   RejectedIccid,
   RowOutcome,
 } from "@iccid/core/grammar";
