@@ -9,7 +9,7 @@ import { RedisLeases } from "./redis-leases.js";
  * Counters in Redis, shared by every instance, so a plan's limit holds across all of them and the
  * RateLimit fields agree whichever instance answers. If Redis cannot be reached, each instance falls back
  * to its own in-memory limiter (the insurance limiter) rather than failing requests. The counters moved in
- * one grouping window (grouping-window.ts), by every limiter made here, go to Redis as one command
+ * one grouping window (store/group-commit/grouping-window.ts), by every limiter made here, go to Redis as one command
  * (redis-increments.ts); a limit of 1,000 or more is served from points leased from Redis ahead of
  * the requests (redis-leases.ts, which states the bounds that come with it). Every key starts with
  * `namespace:` (the operator's --redis-prefix), so programs sharing one Redis never touch each other's keys.

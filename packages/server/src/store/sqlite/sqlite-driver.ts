@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
-import { chargeByGroups } from "../charge-groups.js";
+import { chargeByGroups } from "../group-commit/charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";

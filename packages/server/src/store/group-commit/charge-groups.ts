@@ -1,4 +1,4 @@
-import type { Charge, ChargeOutcome } from "./store.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 /**
  * Charges of one group commit that move the same counters: one account's quota in one period and one

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChargeBatch } from "./charge-batch.js";
-import type { Charge, ChargeOutcome } from "./store.js";
+import { GroupCommit } from "./group-commit.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 const charge = (lookups: number): Charge => ({
   account_id: "acc_1",
@@ -20,7 +20,7 @@ function recordingBatch(gatherMs = 0, { gated = false } = {}) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   if (!gated) release();
-  const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+  const batch = new GroupCommit(async (charges): Promise<ChargeOutcome[]> => {
     commits.push(charges.map((c) => c.lookups));
     if (commits.length === 1) await gate;
     return charges.map((c) => ({ charged: true, used: c.lookups }));
@@ -31,7 +31,7 @@ function recordingBatch(gatherMs = 0, { gated = false } = {}) {
   return { batch, commits, release, firstUnderWay };
 }
 
-describe("ChargeBatch", () => {
+describe("GroupCommit", () => {
   it("commits the charges of this event-loop turn and the next together, and a lone charge at once", async () => {
     const { batch, commits } = recordingBatch();
     const first = [batch.add(charge(1)), batch.add(charge(2))];
@@ -48,7 +48,7 @@ describe("ChargeBatch", () => {
 
   it("keeps committing after a commit that throws synchronously (a SQLite write error)", async () => {
     let failNext = true;
-    const batch = new ChargeBatch((charges): Promise<ChargeOutcome[]> => {
+    const batch = new GroupCommit((charges): Promise<ChargeOutcome[]> => {
       if (failNext) {
         failNext = false;
         throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
@@ -62,7 +62,7 @@ describe("ChargeBatch", () => {
 
   it("keeps committing after a commit that rejects, and hands its error to every charge of it", async () => {
     let failNext = true;
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+    const batch = new GroupCommit(async (charges): Promise<ChargeOutcome[]> => {
       if (failNext) {
         failNext = false;
         throw new Error("connection terminated");
@@ -86,7 +86,7 @@ describe("ChargeBatch", () => {
   });
 });
 
-describe("ChargeBatch with a gather time", () => {
+describe("GroupCommit with a gather time", () => {
   it("holds a group back until it is as large as the last commit's, and no longer than the gather time", async () => {
     const { batch, commits } = recordingBatch(200);
     await Promise.all([batch.add(charge(1)), batch.add(charge(2)), batch.add(charge(3))]);

@@ -1,5 +1,5 @@
-import { afterTwoTurns } from "../grouping-window.js";
-import type { Charge, ChargeOutcome } from "./store.js";
+import { afterTwoTurns } from "./grouping-window.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 interface Pending {
   charge: Charge;
@@ -22,7 +22,7 @@ interface Pending {
  * which cost it more CPU than the commits' own work. The wait is bounded, and the size it waits for
  * follows the load down after one commit.
  */
-export class ChargeBatch {
+export class GroupCommit {
   #pending: Pending[] = [];
   #committing: Promise<void> | undefined;
   #scheduled = false;

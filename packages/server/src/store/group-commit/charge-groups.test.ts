@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chargeByGroups, chargeGroups, outcomesOfChargedGroup } from "./charge-groups.js";
-import type { Charge, ChargeOutcome } from "./store.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 const charge = (account_id: string, lookups: number, key_id = "k1"): Charge => ({
   account_id,
