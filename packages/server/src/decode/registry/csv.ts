@@ -23,8 +23,8 @@ const LATIN1 = /^[\x00-\xff]*$/;
 /**
  * The value as a string of its own, stored one byte per character where it can be. A file that holds one
  * character beyond Latin-1 is read as a two-byte string, and every slice of it stays two-byte: names and
- * prefixes from it would make every answer they go into two-byte, which costs the server's UTF-8 writes
- * about twice as much per byte.
+ * prefixes from it would make every answer they go into two-byte, which the server's UTF-8 writes encode
+ * more slowly than one-byte strings.
  */
 function ownString(value: string): string {
   return LATIN1.test(value) ? Buffer.from(value, "latin1").toString("latin1") : value;
