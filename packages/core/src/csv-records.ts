@@ -102,16 +102,7 @@ export class CsvRecordReader {
         }
         this.line++;
         pos += length;
-        if (!this.wasQuoting && this.record.length === 0 && this.field.length === 0) {
-          this.recordLine = this.line;
-          continue; // a blank line
-        }
-        this.record.push(this.field);
-        out.push(this.record);
-        lines?.push(this.recordLine);
-        this.field = "";
-        this.record = [];
-        this.wasQuoting = false;
+        this.endRecord(out, lines); // nothing, on a blank line
         this.recordLine = this.line;
         continue;
       }
@@ -129,14 +120,18 @@ export class CsvRecordReader {
     }
     if (!end) return;
     if (this.quoting) throw new CsvQuoteNotClosedError(this.recordLine);
-    if (this.wasQuoting || this.record.length > 0 || this.field.length > 0) {
-      this.record.push(this.field);
-      out.push(this.record);
-      lines?.push(this.recordLine);
-      this.field = "";
-      this.record = [];
-      this.wasQuoting = false;
-    }
+    this.endRecord(out, lines);
+  }
+
+  /** Completes the record read so far, unless nothing was (a blank line, or the end after a line end). */
+  private endRecord(out: string[][], lines: number[] | undefined): void {
+    if (!this.wasQuoting && this.record.length === 0 && this.field.length === 0) return;
+    this.record.push(this.field);
+    out.push(this.record);
+    lines?.push(this.recordLine);
+    this.field = "";
+    this.record = [];
+    this.wasQuoting = false;
   }
 
   /** Length of the record delimiter at `pos` (0: none). The first line end seen decides which it is. */
