@@ -86,7 +86,7 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
   // nobody. SQLite needs nothing: its servers watch PRAGMA data_version.
   (d) => (d === "postgres" ? POSTGRES_GRANT_TRIGGERS : ""),
 
-  // 5: on PostgreSQL a group commit is one statement in autocommit, one round trip (postgres/group-commit.ts):
+  // 5: on PostgreSQL a group commit is one statement in autocommit, one round trip (group-commit/pg-group-commit.ts):
   // this function charges the groups and leaves a receipt, by which an answer lost with its connection is
   // resolved. SQLite commits in-process and needs neither.
   (d) => (d === "postgres" ? POSTGRES_GROUP_COMMIT : ""),

@@ -1,4 +1,4 @@
-import { ChargeBatch } from "../charge-batch.js";
+import { GroupCommit } from "../group-commit/group-commit.js";
 import { EmailTaken } from "../../domain/refusals.js";
 import type { GrantCache } from "../grant-cache.js";
 import { HEARTBEAT_SQL } from "../heartbeat.js";
@@ -41,11 +41,11 @@ const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) 
  * through a group commit; key grants through a cache that each dialect keeps current its own way.
  */
 export class SqlStore implements Store {
-  readonly #charges: ChargeBatch;
+  readonly #charges: GroupCommit;
   #grantCache: GrantCache | undefined;
 
   constructor(protected readonly driver: SqlDriver) {
-    this.#charges = new ChargeBatch((charges) => driver.chargeAll(charges), driver.commitGatherMs);
+    this.#charges = new GroupCommit((charges) => driver.chargeAll(charges), driver.commitGatherMs);
   }
 
   /** Made at the first key check: on PostgreSQL it listens for changes, which operator commands never need. */
