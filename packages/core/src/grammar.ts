@@ -5,6 +5,7 @@
 export * from "./api-key.js";
 export * from "./batch-limit.js";
 export * from "./csv-cell.js";
+export * from "./duration.js";
 export * from "./grammar-codes.js";
 export * from "./granularity.js";
 export * from "./lookup-row.js";

@@ -7,15 +7,20 @@ import {
   ACCOUNTS_WITH_SUBSCRIPTIONS_SQL,
   GRANT_BY_HASH_SQL,
   grantFromRow,
+  keyFromRow,
+  storedScopes,
   SESSION_BY_HASH_SQL,
   sessionFromRow,
   type AccountRow,
   type GrantRow,
+  type KeyTableRow,
   type SessionJoinRow,
 } from "../joins.js";
 import type {
   Account,
   ApiKeyRow,
+  AuditFilter,
+  AuditRow,
   Charge,
   ChargeOutcome,
   CustomPrefix,
@@ -23,12 +28,13 @@ import type {
   NewAccount,
   Plan,
   RevokeOutcome,
+  RollOutcome,
   SessionRow,
   Store,
   Subscription,
   UsageRow,
 } from "../store.js";
-import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { restoreParams, restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
 import { MIGRATIONS } from "./schema.js";
 import type { SqlDriver, Statement } from "./sql-driver.js";
 
@@ -140,11 +146,7 @@ export class SqlStore implements Store {
   }
 
   async insertKey(key: ApiKeyRow): Promise<void> {
-    await this.driver.run(
-      `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at],
-    );
+    await this.driver.run(INSERT_KEY, keyParams(key));
   }
 
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
@@ -158,8 +160,33 @@ export class SqlStore implements Store {
     return grant;
   }
 
-  listKeys(accountId: string): Promise<ApiKeyRow[]> {
-    return this.driver.all<ApiKeyRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id", [accountId]);
+  async listKeys(accountId: string): Promise<ApiKeyRow[]> {
+    const rows = await this.driver.all<KeyTableRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id", [accountId]);
+    return rows.map(keyFromRow);
+  }
+
+  async rollKey(accountId: string, keyId: string, successor: ApiKeyRow, oldKeyExpiresAt: number, at: number): Promise<RollOutcome> {
+    // The update first: on PostgreSQL it locks the old row, so a second roll at once finds replaced_by set
+    // and changes nothing; the successor goes in only if this roll is the one that marked the old key.
+    const [marked] = await this.driver.atomically([
+      {
+        sql: `UPDATE api_keys SET replaced_by = ?, expires_at = CASE WHEN expires_at IS NULL OR expires_at > ? THEN ? ELSE expires_at END
+              WHERE id = ? AND account_id = ? AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+        params: [successor.id, oldKeyExpiresAt, oldKeyExpiresAt, keyId, accountId, at],
+      },
+      {
+        sql: `INSERT INTO api_keys (${KEY_COLUMNS.join(", ")}) SELECT ${KEY_COLUMN_CASTS}
+              WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ? AND replaced_by = ?)`,
+        params: [...keyParams(successor), keyId, successor.id],
+      },
+    ]);
+    this.#grantCache?.forgetKey(keyId);
+    if (marked!.changes === 1) return "rolled";
+    const old = await this.driver.get<KeyTableRow>("SELECT * FROM api_keys WHERE id = ? AND account_id = ?", [keyId, accountId]);
+    if (!old) return "not_found";
+    if (old.revoked_at !== null) return "revoked";
+    if (old.replaced_by !== null) return "rolled_already";
+    return "expired";
   }
 
   async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
@@ -175,6 +202,38 @@ export class SqlStore implements Store {
   async touchKey(keyId: string, at: number): Promise<void> {
     await this.driver.run("UPDATE api_keys SET last_used_at = ? WHERE id = ?", [at, keyId]);
     this.#grantCache?.forgetKey(keyId);
+  }
+
+  async insertAuditEvent(e: AuditRow): Promise<void> {
+    await this.driver.run(
+      `INSERT INTO audit_events (id, account_id, at, action, actor_type, actor_id, ip, user_agent, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [e.id, e.account_id, e.at, e.action, e.actor_type, e.actor_id, e.ip, e.user_agent, e.target],
+    );
+  }
+
+  auditEvents(filter: AuditFilter): Promise<AuditRow[]> {
+    const where: string[] = [];
+    const params: Array<string | number> = [];
+    if (filter.accountId !== undefined) {
+      where.push("account_id = ?");
+      params.push(filter.accountId);
+    }
+    if (filter.since !== undefined) {
+      where.push("at >= ?");
+      params.push(filter.since);
+    }
+    if (filter.before) {
+      where.push("(at < ? OR (at = ? AND id < ?))");
+      params.push(filter.before.at, filter.before.at, filter.before.id);
+    }
+    return this.driver.all<AuditRow>(
+      `SELECT * FROM audit_events ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at DESC, id DESC LIMIT ?`,
+      [...params, filter.limit],
+    );
+  }
+
+  deleteAuditEventsBefore(at: number): Promise<number> {
+    return this.driver.run("DELETE FROM audit_events WHERE at < ?", [at]);
   }
 
   async insertSession(s: SessionRow): Promise<void> {
@@ -256,10 +315,21 @@ export class SqlStore implements Store {
   }
 }
 
+const KEY_COLUMNS = ["id", "account_id", "name", "prefix", "last4", "hash", "created_at", "last_used_at", "revoked_at", "scopes", "expires_at", "replaced_by"];
+const INSERT_KEY = `INSERT INTO api_keys (${KEY_COLUMNS.join(", ")}) VALUES (${KEY_COLUMNS.map(() => "?").join(", ")})`;
+// Typed placeholders for INSERT … SELECT, where PostgreSQL cannot take a parameter's type from its column.
+const KEY_COLUMN_CASTS = ["TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "TEXT", "BIGINT", "TEXT"]
+  .map((type) => `CAST(? AS ${type})`)
+  .join(", ");
+
+function keyParams(k: ApiKeyRow): Array<string | number | null> {
+  return [k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at, storedScopes(k.scopes), k.expires_at, k.replaced_by];
+}
+
 function upsertPrefix(p: CustomPrefix): Statement {
   return { sql: UPSERT_PREFIX, params: [p.prefix, p.name, p.country_iso2] };
 }
 
 async function* restoreStatements(rows: AsyncIterable<DumpRow>): AsyncIterable<Statement> {
-  for await (const { table, row } of rows) yield { sql: restoreSql(table), params: TABLES[table].map((c) => row[c] ?? null) };
+  for await (const dumped of rows) yield { sql: restoreSql(dumped.table), params: restoreParams(dumped) };
 }
