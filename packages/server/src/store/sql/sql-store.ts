@@ -190,13 +190,16 @@ export class SqlStore implements Store {
   }
 
   async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
-    const row = await this.driver.get<{ revoked_at: number }>(
-      "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ? RETURNING revoked_at",
-      [at, keyId, accountId],
-    );
+    // Only a key not yet revoked changes: a second revocation, even within the same millisecond, is told apart.
+    const changed = await this.driver.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL", [
+      at,
+      keyId,
+      accountId,
+    ]);
     this.#grantCache?.forgetKey(keyId);
-    if (!row) return "not_found";
-    return row.revoked_at === at ? "revoked" : "already_revoked";
+    if (changed === 1) return "revoked";
+    const row = await this.driver.get<{ id: string }>("SELECT id FROM api_keys WHERE id = ? AND account_id = ?", [keyId, accountId]);
+    return row ? "already_revoked" : "not_found";
   }
 
   async touchKey(keyId: string, at: number): Promise<void> {
