@@ -6,6 +6,7 @@ export * from "./api-key.js";
 export * from "./batch-limit.js";
 export * from "./csv-cell.js";
 export * from "./duration.js";
+export * from "./key-scopes.js";
 export * from "./grammar-codes.js";
 export * from "./granularity.js";
 export * from "./lookup-row.js";

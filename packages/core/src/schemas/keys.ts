@@ -1,16 +1,11 @@
 import { z } from "zod";
+import { KEY_SCOPES, MAX_ROLL_GRACE_SECONDS } from "../key-scopes.js";
 import { Timestamp } from "./common.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/keys.js";
 
 export const KEY_NAME_MAX_LENGTH = 100;
 
-/** What a key may be used for: `lookup` (single and batch lookups) and `usage:read` (the usage endpoint). */
-export const KEY_SCOPES = ["lookup", "usage:read"] as const;
-/** The longest grace period a rolled key may keep working for: 7 days. */
-export const MAX_ROLL_GRACE_SECONDS = 604_800;
-/** How far ahead a key's expires_at may be: 5 years. */
-export const MAX_KEY_LIFETIME_DAYS = 5 * 365;
 
 export const KeyScope = z.enum(KEY_SCOPES).register(apiSchemas, { id: "KeyScope" });
 
