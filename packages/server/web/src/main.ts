@@ -1,4 +1,5 @@
 import type { Session } from "@iccid/core";
+import { ActivityPanel } from "./activity.js";
 import { api, ApiProblem } from "./api.js";
 import { announce, byId } from "./dom.js";
 import { KeysPanel } from "./keys.js";
@@ -29,7 +30,8 @@ const signIn = new SignInView((session) => {
   showAccount(session);
   announce(`Signed in as ${session.account.email}.`);
 });
-const keys = new KeysPanel(sessionLost);
+const activity = new ActivityPanel(sessionLost);
+const keys = new KeysPanel(sessionLost, () => void activity.load());
 const usage = new UsagePanel(sessionLost);
 // The usage card's Refresh also refreshes the keys table: "last used" moves with the same calls.
 byId("usage-refresh").addEventListener("click", () => void keys.load());
@@ -40,6 +42,7 @@ function showSignIn(notice?: string, email?: string): void {
   who.hidden = true;
   keys.clear();
   usage.clear();
+  activity.clear();
   signIn.show(notice, email);
 }
 
@@ -54,6 +57,7 @@ function showAccount(session: Session): void {
   accountTitle.focus();
   void keys.load();
   void usage.load();
+  void activity.load();
 }
 
 signOutButton.addEventListener("click", async () => {
