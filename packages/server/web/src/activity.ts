@@ -36,7 +36,6 @@ export class ActivityPanel {
 
   constructor(private readonly sessionLost: (error: unknown) => boolean) {
     this.#more.addEventListener("click", () => void this.#page(this.#cursor ?? undefined));
-    byId("activity-refresh").addEventListener("click", () => void this.load());
   }
 
   async load(): Promise<void> {

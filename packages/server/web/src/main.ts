@@ -33,8 +33,12 @@ const signIn = new SignInView((session) => {
 const activity = new ActivityPanel(sessionLost);
 const keys = new KeysPanel(sessionLost, () => void activity.load());
 const usage = new UsagePanel(sessionLost);
-// The usage card's Refresh also refreshes the keys table: "last used" moves with the same calls.
-byId("usage-refresh").addEventListener("click", () => void keys.load());
+// The usage card's Refresh also refreshes the keys table ("last used" moves with the same calls) and the
+// Activity list.
+byId("usage-refresh").addEventListener("click", () => {
+  void keys.load();
+  void activity.load();
+});
 
 function showSignIn(notice?: string, email?: string): void {
   loading.hidden = true;
@@ -80,6 +84,7 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState !== "visible" || accountView.hidden) return;
   void usage.load();
   void keys.load();
+  void activity.load();
 });
 
 try {
