@@ -8,7 +8,6 @@ import {
   GRANT_BY_HASH_SQL,
   grantFromRow,
   keyFromRow,
-  storedScopes,
   SESSION_BY_HASH_SQL,
   sessionFromRow,
   type AccountRow,
@@ -35,6 +34,8 @@ import type {
   UsageRow,
 } from "../store.js";
 import { restoreParams, restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { auditEventsQuery } from "./audit-sql.js";
+import { INSERT_KEY, keyParams, rollKeyStatements } from "./key-sql.js";
 import { MIGRATIONS } from "./schema.js";
 import type { SqlDriver, Statement } from "./sql-driver.js";
 
@@ -166,20 +167,7 @@ export class SqlStore implements Store {
   }
 
   async rollKey(accountId: string, keyId: string, successor: ApiKeyRow, oldKeyExpiresAt: number, at: number): Promise<RollOutcome> {
-    // The update first: on PostgreSQL it locks the old row, so a second roll at once finds replaced_by set
-    // and changes nothing; the successor goes in only if this roll is the one that marked the old key.
-    const [marked] = await this.driver.atomically([
-      {
-        sql: `UPDATE api_keys SET replaced_by = ?, expires_at = CASE WHEN expires_at IS NULL OR expires_at > ? THEN ? ELSE expires_at END
-              WHERE id = ? AND account_id = ? AND revoked_at IS NULL AND replaced_by IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
-        params: [successor.id, oldKeyExpiresAt, oldKeyExpiresAt, keyId, accountId, at],
-      },
-      {
-        sql: `INSERT INTO api_keys (${KEY_COLUMNS.join(", ")}) SELECT ${KEY_COLUMN_CASTS}
-              WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ? AND replaced_by = ?)`,
-        params: [...keyParams(successor), keyId, successor.id],
-      },
-    ]);
+    const [marked] = await this.driver.atomically(rollKeyStatements(accountId, keyId, successor, oldKeyExpiresAt, at));
     this.#grantCache?.forgetKey(keyId);
     if (marked!.changes === 1) return "rolled";
     const old = await this.driver.get<KeyTableRow>("SELECT * FROM api_keys WHERE id = ? AND account_id = ?", [keyId, accountId]);
@@ -215,24 +203,8 @@ export class SqlStore implements Store {
   }
 
   auditEvents(filter: AuditFilter): Promise<AuditRow[]> {
-    const where: string[] = [];
-    const params: Array<string | number> = [];
-    if (filter.accountId !== undefined) {
-      where.push("account_id = ?");
-      params.push(filter.accountId);
-    }
-    if (filter.since !== undefined) {
-      where.push("at >= ?");
-      params.push(filter.since);
-    }
-    if (filter.before) {
-      where.push("(at < ? OR (at = ? AND id < ?))");
-      params.push(filter.before.at, filter.before.at, filter.before.id);
-    }
-    return this.driver.all<AuditRow>(
-      `SELECT * FROM audit_events ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at DESC, id DESC LIMIT ?`,
-      [...params, filter.limit],
-    );
+    const { sql, params } = auditEventsQuery(filter);
+    return this.driver.all<AuditRow>(sql, params);
   }
 
   deleteAuditEventsBefore(at: number): Promise<number> {
@@ -316,17 +288,6 @@ export class SqlStore implements Store {
   restore(rows: AsyncIterable<DumpRow>): Promise<number> {
     return this.driver.load(restoreStatements(rows));
   }
-}
-
-const KEY_COLUMNS = ["id", "account_id", "name", "prefix", "last4", "hash", "created_at", "last_used_at", "revoked_at", "scopes", "expires_at", "replaced_by"];
-const INSERT_KEY = `INSERT INTO api_keys (${KEY_COLUMNS.join(", ")}) VALUES (${KEY_COLUMNS.map(() => "?").join(", ")})`;
-// Typed placeholders for INSERT … SELECT, where PostgreSQL cannot take a parameter's type from its column.
-const KEY_COLUMN_CASTS = ["TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "TEXT", "BIGINT", "TEXT"]
-  .map((type) => `CAST(? AS ${type})`)
-  .join(", ");
-
-function keyParams(k: ApiKeyRow): Array<string | number | null> {
-  return [k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at, storedScopes(k.scopes), k.expires_at, k.replaced_by];
 }
 
 function upsertPrefix(p: CustomPrefix): Statement {
