@@ -24,12 +24,12 @@ export const PROBLEM_CODES = {
   csrf_rejected: { status: 403, title: "Cross-site request rejected", when: "A cross-site state-changing session request." },
   not_found: { status: 404, title: "Not found", when: "Unknown route or key id." },
   method_not_allowed: { status: 405, title: "Method not allowed", when: "The path exists but not with this method." },
+  request_timeout: { status: 408, title: "Request timeout", when: "The request did not arrive in full in time." },
   key_not_rollable: {
     status: 409,
     title: "Key cannot be rolled",
     when: "The key was revoked, has expired or was rolled already.",
   },
-  request_timeout: { status: 408, title: "Request timeout", when: "The request did not arrive in full in time." },
   payload_too_large: { status: 413, title: "Payload too large", when: "The body is over the size limit." },
   unsupported_media_type: {
     status: 415,
