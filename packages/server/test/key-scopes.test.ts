@@ -41,7 +41,8 @@ describe("scopes", () => {
     const readOnly = (await createKey({ name: "dashboard", scopes: ["usage:read"] })).body;
     const lookupOnly = (await createKey({ name: "worker", scopes: ["lookup"] })).body;
     expect(readOnly.scopes).toEqual(["usage:read"]);
-    const before = (await usage(readOnly.key)).body;
+    const beforeAnswer = await usage(readOnly.key);
+    const before = beforeAnswer.body;
 
     for (const refused of [await lookup(readOnly.key), await batch(readOnly.key)]) {
       expect(refused.status).toBe(403);
@@ -54,9 +55,13 @@ describe("scopes", () => {
     expect(refusedRead.body).toMatchObject({ code: "insufficient_scope", required_scope: "usage:read" });
 
     // Neither quota nor requests moved, and the rate limit was not spent.
-    const after = (await usage(readOnly.key)).body;
+    const afterAnswer = await usage(readOnly.key);
+    const after = afterAnswer.body;
     expect(after.quota.used).toBe(before.quota.used);
     expect(after.totals).toEqual(before.totals);
+    const remaining = (answer: { headers: Record<string, string> }) => /r=(\d+)/.exec(answer.headers.ratelimit ?? "")?.[1];
+    expect(remaining(beforeAnswer)).toBeDefined();
+    expect(remaining(afterAnswer)).toBe(remaining(beforeAnswer));
     expect((await lookup(lookupOnly.key)).status).toBe(200);
   });
 
