@@ -8,7 +8,7 @@ import { defineRoute, type Route } from "./route.js";
 const lookupJson = jsonEncoder(LookupResult);
 
 // Both spend a request of the rate limit, and quota for what they answer.
-const spend = { kind: "apiKey", spend: true } as const;
+const spend = { kind: "apiKey", spend: true, scope: "lookup" } as const;
 
 export const iccidRoutes: Route[] = [
   defineRoute({
