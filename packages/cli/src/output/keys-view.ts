@@ -6,7 +6,7 @@ import { renderTable, type TableLayout } from "./table.js";
 import { tsvText } from "./tsv.js";
 
 const COLUMNS = ["id", "name", "key", "scopes", "created_at", "expires_at", "last_used_at", "revoked_at"];
-const KEYS_LAYOUT: TableLayout = { drop: [3, 4, 5, 2, 6], wrap: [1] };
+const KEYS_LAYOUT: TableLayout = { drop: [4, 6, 5, 2, 3], wrap: [1] };
 
 function cells(key: KeyRecord): string[] {
   return [
