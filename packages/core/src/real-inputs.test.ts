@@ -1,20 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { codes, digits, iccid, parsed } from "../test-support/iccids.js";
 import { luhnCheckDigit } from "./luhn.js";
 import { normalizeIccid } from "./normalize.js";
 import { swapNibbles } from "./nibble-swap.js";
-import { parseIccid, type ParsedIccid } from "./parse.js";
+import { parseIccid } from "./parse.js";
 
-function parsed(input: string): ParsedIccid {
-  const result = parseIccid(input);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(input)} to pass, got ${result.error.code}`);
-  return result;
-}
-
-const codes = (r: ParsedIccid) => r.warnings.map((w) => w.code);
-const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min, maxLength: max });
-/** A valid ICCID of 19 or 20 digits. */
-const iccid = digits(16, 17).map((d) => `89${d}${luhnCheckDigit(`89${d}`)}`);
 
 /** The EF_ICCID bytes of an ICCID as a card reader dumps them: F-filled to whole bytes, nibbles swapped. */
 function rawDump(number: string): string {

@@ -1,21 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { luhnCheckDigit } from "./luhn.js";
+import { codes, digits, iccid, parsed } from "../test-support/iccids.js";
 import { normalizeIccid } from "./normalize.js";
-import { parseIccid, type ParsedIccid } from "./parse.js";
+import { parseIccid } from "./parse.js";
 
 // Numbers as phones, documents, spreadsheets and chats hand them over: full-width digits and quotes.
 
-function parsed(input: string): ParsedIccid {
-  const result = parseIccid(input);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(input)} to pass, got ${result.error.code}`);
-  return result;
-}
-
-const codes = (r: ParsedIccid) => r.warnings.map((w) => w.code);
-const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min, maxLength: max });
-/** A valid ICCID of 19 or 20 digits. */
-const iccid = digits(16, 17).map((d) => `89${d}${luhnCheckDigit(`89${d}`)}`);
 /** Full-width digits and letters are their ASCII forms + 0xFEE0. */
 const fullWidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
 const QUOTE_PAIRS = [['"', '"'], ["'", "'"], ["\u201C", "\u201D"], ["\u2018", "\u2019"], ["\u201E", "\u201C"], ["\u00AB", "\u00BB"], ["\uFF02", "\uFF02"]] as const;
