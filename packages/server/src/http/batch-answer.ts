@@ -1,10 +1,12 @@
 import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
 import type { Context } from "koa";
-import { jsonEncoder } from "./json-encoder.js";
-import { encodePieces, JSON_CONTENT_TYPE, type EncodedAnswer } from "./json-response.js";
+import type { DecodedBatch } from "../services/lookups.js";
+import type { AnswerBytes } from "./answer-bytes.js";
+import { JSON_CONTENT_TYPE } from "./answer-writer.js";
+import { jsonEncoding } from "./json-encoding.js";
 
-const itemJson = jsonEncoder(BatchItem);
-const summaryJson = jsonEncoder(BatchSummary);
+const itemJson = jsonEncoding(BatchItem);
+const summaryJson = jsonEncoding(BatchSummary);
 
 // The answer's two fields, in the order BatchResult declares them (the order JSON.stringify would write).
 const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summary"];
@@ -24,28 +26,19 @@ export function batchAnswerForm(ctx: Context): BatchAnswerForm {
 }
 
 /**
- * A batch's answer written while it is decoded: `decode` hands over each item in order, and each is
- * encoded at once, so no result lives past its turn. As JSON, the bytes are those of
- * JSON.stringify(BatchResult); as CSV, the header line and each item's lookup row (core's lookupRowCsv).
- * Answers with the bytes and what `decode` returned (the summary JSON encodes last, and anything else).
+ * Writes a batch's answer into `bytes` as its items come from `items`, each encoded as it arrives, so no
+ * result lives past its turn. As JSON, the bytes are those of JSON.stringify(BatchResult); as CSV, the
+ * header line and each item's lookup row (core's lookupRowCsv). Answers what `items` returned when done.
  */
-export function encodeBatchAnswer<T extends { summary: BatchSummary }>(
-  decode: (onItem: (item: BatchItem) => void) => T,
-  form: BatchAnswerForm = "json",
-): { answer: EncodedAnswer; decoded: T } {
-  let decoded: T | undefined;
-  const answer = encodePieces((add) => {
-    if (form === "csv") {
-      add(CSV_HEADER);
-      decoded = decode((item) => add(lookupRowCsv(item) + "\n"));
-      return;
-    }
-    let separator = OPEN;
-    decoded = decode((item) => {
-      add(separator + itemJson.encode(item));
-      separator = ",";
-    });
-    add(`${separator === OPEN ? OPEN : ""}${CLOSE_RESULTS}${summaryJson.encode(decoded.summary)}}`);
-  });
-  return { answer, decoded: decoded! };
+export function writeBatchAnswer(items: Iterator<BatchItem, DecodedBatch>, form: BatchAnswerForm, bytes: AnswerBytes): DecodedBatch {
+  let step = items.next();
+  if (form === "csv") {
+    bytes.add(CSV_HEADER);
+    for (; !step.done; step = items.next()) bytes.add(lookupRowCsv(step.value) + "\n");
+    return step.value;
+  }
+  bytes.add(OPEN);
+  for (let first = true; !step.done; step = items.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
+  bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
+  return step.value;
 }

@@ -1,11 +1,8 @@
 import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
-import { BATCH_CONTENT_TYPE, batchAnswerForm, encodeBatchAnswer } from "../http/batch-answer.js";
-import { jsonEncoder } from "../http/json-encoder.js";
+import { answerBytes } from "../http/answer-writer.js";
+import { BATCH_CONTENT_TYPE, batchAnswerForm, writeBatchAnswer } from "../http/batch-answer.js";
 import { parseInput, readJson } from "../http/json-body.js";
-import { sendEncoded, sendJson } from "../http/json-response.js";
 import { defineRoute, type Route } from "./route.js";
-
-const lookupJson = jsonEncoder(LookupResult);
 
 // Both spend a request of the rate limit, and quota for what they answer.
 const spend = { kind: "apiKey", spend: true } as const;
@@ -21,7 +18,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccid } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      sendJson(ctx, await s.lookups.lookup(ctx.state.grant, iccid), lookupJson);
+      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid);
     },
   }),
   defineRoute({
@@ -51,15 +48,13 @@ export const iccidRoutes: Route[] = [
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
       const form = batchAnswerForm(ctx);
-      // Encoded before it is charged: the results are garbage by the time the charge's commit is awaited.
-      const { answer, decoded } = encodeBatchAnswer((onItem) => s.lookups.decodeBatch(iccids, onItem), form);
-      try {
-        await s.lookups.chargeBatch(ctx.state.grant, decoded.lookups);
-      } catch (error) {
-        answer.release?.();
-        throw error;
-      }
-      sendEncoded(ctx, answer, BATCH_CONTENT_TYPE[form], ["Vary", "Accept"]);
+      // Written as it is decoded, before it is charged: no result waits for the charge's commit.
+      const bytes = answerBytes(ctx);
+      const decoded = writeBatchAnswer(s.lookups.decodeBatch(iccids), form, bytes);
+      await s.lookups.chargeBatch(ctx.state.grant, decoded.lookups);
+      ctx.set("Vary", "Accept");
+      ctx.set("Content-Type", BATCH_CONTENT_TYPE[form]);
+      ctx.body = bytes.bytes();
     },
   }),
 ];

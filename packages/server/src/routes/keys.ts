@@ -27,7 +27,6 @@ export const keyRoutes: Route[] = [
     handler: (s) => async (ctx) => {
       // The body is optional: no body means a key without a name.
       const { name } = parseInput(CreateKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
-      ctx.status = 201;
       ctx.body = await s.apiKeys.create(ctx.state.session.account.id, name ?? null);
     },
   }),
@@ -42,7 +41,6 @@ export const keyRoutes: Route[] = [
     handler: (s) => async (ctx) => {
       // Revoking twice is fine (204 again); another account's key and an unknown id are both NotFound.
       await s.apiKeys.revoke(ctx.state.session.account.id, ctx.params.id!);
-      ctx.status = 204;
     },
   }),
 ];
