@@ -46,7 +46,7 @@ export interface AppDeps {
 export interface IccidApp {
   app: Koa<AppState>;
   lifecycle: Lifecycle;
-  /** The answers being sent, for the server to watch (the send timeout and the unsent-bytes limit). */
+  /** The answers being sent, which the server looks at while it listens (the send timeout and the unsent-bytes limit). */
   unsent: UnsentAnswers;
   settings: ServerSettings;
 }
@@ -94,9 +94,9 @@ export function createApp(deps: AppDeps): IccidApp {
   if (metrics) app.use(metrics.middleware());
   app.use(answerWriter(logger));
   app.use(problemMiddleware(logger, metrics && (() => metrics.storeError())));
+  app.use(unsent.guard());
   app.use(protocolRules());
   app.use(lifecycle.guard());
-  app.use(unsent.guard());
   app.use(routeTable(ROUTE_TABLE, services));
   app.use(unrouted());
   return { app, lifecycle, unsent, settings };

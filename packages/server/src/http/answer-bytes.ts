@@ -1,3 +1,5 @@
+import type { ServerResponse } from "node:http";
+
 // Pieces are gathered into a string of about this length before they are encoded into the answer's
 // buffer: short enough that the string stays cheap to flatten, long enough that the copies are few.
 const PIECE_CHARS = 32 * 1024;
@@ -8,15 +10,21 @@ const spare: Buffer[] = [];
 
 /**
  * The bytes of one large answer, written piece by piece in order. They go into a buffer reused from an
- * earlier answer once that one was released, or a new one. `release` gives the buffer back for reuse: call
- * it once the bytes are no longer needed (the answer writer does, when the response closes), and never
- * read `bytes()` after it.
+ * earlier answer once that one was released, or a new one. Made for a response, they are released when it
+ * closes (sent in full, or its connection gone), whatever happened before: an answer refused after its
+ * bytes were written gives them back too. `release` gives the buffer back for reuse; `bytes()` is never read
+ * after it.
  */
 export class AnswerBytes {
   #pending = "";
   #buffer: Buffer | undefined;
   #size = 0;
   #released = false;
+
+  constructor(response?: ServerResponse) {
+    // "close" follows "finish" (the last byte handed to the kernel), or the connection's end.
+    response?.once("close", () => this.release());
+  }
 
   add(piece: string): void {
     this.#pending += piece;

@@ -1,8 +1,7 @@
 import type { ServerResponse } from "node:http";
-import type { Context, Middleware, Next } from "koa";
+import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
-import { AnswerBytes } from "./answer-bytes.js";
 import type { Encode } from "./json-encoding.js";
 import { HttpProblem } from "./problem.js";
 import { rateLimitFields } from "./rate-limit-fields.js";
@@ -55,25 +54,6 @@ export function answerWriter(logger: Logger): Middleware<AppState> {
     }
     addFields(ctx.res, commonFields(ctx.state.requestId, ctx.state.rateLimit));
   };
-}
-
-/**
- * A route's first step: its answer is as the route table declares it. The status is set before the guards
- * and handler run, so a handler only sets the body; a refusal on the way replaces both.
- */
-export function declaredAnswer(declared: DeclaredAnswer): Middleware<AppState> {
-  return (ctx, next: Next) => {
-    ctx.state.declared = declared;
-    ctx.status = declared.status;
-    return next();
-  };
-}
-
-/** Bytes for a large answer, given back for reuse by the writer when the response closes (sent or cut). */
-export function answerBytes(ctx: Context): AnswerBytes {
-  const bytes = new AnswerBytes();
-  ctx.res.once("close", () => bytes.release());
-  return bytes;
 }
 
 /** A plain object or array body becomes its JSON bytes; any other body (bytes, text, none) stays as it is. */

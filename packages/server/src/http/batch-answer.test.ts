@@ -8,33 +8,33 @@ import { jsonEncoding } from "./json-encoding.js";
 const decoder = new IccidDecoder();
 
 /** Decodes `inputs` the way a batch does, yielding items one by one; also keeps them, to compare. */
-function* decodeAll(inputs: string[], results: BatchItem[]) {
+async function* decodeAll(inputs: string[], results: BatchItem[]) {
   for (const [index, input] of inputs.entries()) {
     const outcome = decoder.decode(input);
     const item: BatchItem = outcome.ok ? { index, ok: true, result: outcome.result } : { index, ok: false, input, error: outcome.error };
     results.push(item);
     yield item;
   }
-  return { summary: { total: inputs.length, ok: 0, failed: 0, valid: 0, invalid: 0, unique: inputs.length }, lookups: 0 };
+  return { total: inputs.length, ok: 0, failed: 0, valid: 0, invalid: 0, unique: inputs.length };
 }
 
 describe("writeBatchAnswer", () => {
-  it("writes the bytes of JSON.stringify(BatchResult) and of the schema's encoder, item by item", () => {
+  it("writes the bytes of JSON.stringify(BatchResult) and of the schema's encoder, item by item", async () => {
     const inputs = ["8944 1000 0000 0000 0018", "89441000000000000019", "not an iccid", "8901410\u00e9", '89"\\', "8988310000000000000"];
     for (const batch of [inputs, inputs.slice(0, 1), Array.from({ length: 1000 }, (_, i) => inputs[i % inputs.length]!)]) {
       const results: BatchItem[] = [];
       const bytes = new AnswerBytes();
-      const decoded = writeBatchAnswer(decodeAll(batch, results), "json", bytes);
-      const value = { results, summary: decoded.summary };
+      const summary = await writeBatchAnswer(decodeAll(batch, results), "json", bytes);
+      const value = { results, summary };
       expect(bytes.bytes().toString("utf8")).toBe(JSON.stringify(value));
       expect(bytes.bytes().toString("utf8")).toBe(jsonEncoding(BatchResult)(value));
       bytes.release();
     }
   });
 
-  it("writes an empty results list when nothing is handed over", () => {
+  it("writes an empty results list when nothing is handed over", async () => {
     const bytes = new AnswerBytes();
-    writeBatchAnswer(decodeAll([], []), "json", bytes);
+    await writeBatchAnswer(decodeAll([], []), "json", bytes);
     expect(JSON.parse(bytes.bytes().toString("utf8"))).toEqual({ results: [], summary: { total: 0, ok: 0, failed: 0, valid: 0, invalid: 0, unique: 0 } });
   });
 });

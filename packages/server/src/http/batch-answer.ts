@@ -1,7 +1,6 @@
 import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
 import type { Context } from "koa";
-import type { DecodedBatch } from "../services/lookups.js";
-import type { AnswerBytes } from "./answer-bytes.js";
+import { AnswerBytes } from "./answer-bytes.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
 import { jsonEncoding } from "./json-encoding.js";
 
@@ -16,29 +15,39 @@ const CLOSE_RESULTS = `],${JSON.stringify(SUMMARY)}:`;
 /** The batch answer's two forms: the BatchResult JSON, or CSV with one lookup row per input (docs/api.md). */
 export type BatchAnswerForm = "json" | "csv";
 
-/** The Content-Type of each form. */
-export const BATCH_CONTENT_TYPE: Record<BatchAnswerForm, string> = { json: JSON_CONTENT_TYPE, csv: "text/csv; charset=utf-8; header=present" };
+const CONTENT_TYPE: Record<BatchAnswerForm, string> = { json: JSON_CONTENT_TYPE, csv: "text/csv; charset=utf-8; header=present" };
 const CSV_HEADER = csvLine(LOOKUP_ROW_COLUMNS);
 
 /** CSV when the request's Accept prefers text/csv to application/json; JSON otherwise (no Accept, any other). */
-export function batchAnswerForm(ctx: Context): BatchAnswerForm {
+function formOf(ctx: Context): BatchAnswerForm {
   return ctx.get("Accept") !== "" && ctx.accepts("application/json", "text/csv") === "text/csv" ? "csv" : "json";
 }
 
 /**
- * Writes a batch's answer into `bytes` as its items come from `items`, each encoded as it arrives, so no
- * result lives past its turn. As JSON, the bytes are those of JSON.stringify(BatchResult); as CSV, the
- * header line and each item's lookup row (core's lookupRowCsv). Answers what `items` returned when done.
+ * Answers a batch in the form its Accept asks for, written as its items come from `batch`, each encoded as
+ * it arrives, so no result lives past its turn. As JSON, the bytes are those of JSON.stringify(BatchResult)
+ * (the summary, which `batch` returns when its items are done, last); as CSV, the header line and each
+ * item's lookup row (core's lookupRowCsv). The bytes are given back when the response closes.
  */
-export function writeBatchAnswer(items: Iterator<BatchItem, DecodedBatch>, form: BatchAnswerForm, bytes: AnswerBytes): DecodedBatch {
-  let step = items.next();
+export async function answerBatch(ctx: Context, batch: AsyncIterator<BatchItem, BatchSummary>): Promise<void> {
+  const form = formOf(ctx);
+  const bytes = new AnswerBytes(ctx.res);
+  await writeBatchAnswer(batch, form, bytes);
+  ctx.set("Vary", "Accept");
+  ctx.set("Content-Type", CONTENT_TYPE[form]);
+  ctx.body = bytes.bytes();
+}
+
+/** Writes the items of `batch` into `bytes` in the given form; answers the summary `batch` returned. */
+export async function writeBatchAnswer(batch: AsyncIterator<BatchItem, BatchSummary>, form: BatchAnswerForm, bytes: AnswerBytes): Promise<BatchSummary> {
+  let step = await batch.next();
   if (form === "csv") {
     bytes.add(CSV_HEADER);
-    for (; !step.done; step = items.next()) bytes.add(lookupRowCsv(step.value) + "\n");
+    for (; !step.done; step = await batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
     return step.value;
   }
   bytes.add(OPEN);
-  for (let first = true; !step.done; step = items.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
-  bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
+  for (let first = true; !step.done; step = await batch.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
+  bytes.add(CLOSE_RESULTS + summaryJson(step.value) + "}");
   return step.value;
 }

@@ -1,6 +1,5 @@
 import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
-import { answerBytes } from "../http/answer-writer.js";
-import { BATCH_CONTENT_TYPE, batchAnswerForm, writeBatchAnswer } from "../http/batch-answer.js";
+import { answerBatch } from "../http/batch-answer.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
@@ -47,14 +46,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      const form = batchAnswerForm(ctx);
-      // Written as it is decoded, before it is charged: no result waits for the charge's commit.
-      const bytes = answerBytes(ctx);
-      const decoded = writeBatchAnswer(s.lookups.decodeBatch(iccids), form, bytes);
-      await s.lookups.chargeBatch(ctx.state.grant, decoded.lookups);
-      ctx.set("Vary", "Accept");
-      ctx.set("Content-Type", BATCH_CONTENT_TYPE[form]);
-      ctx.body = bytes.bytes();
+      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import Router, { type RouterContext } from "@koa/router";
 import type { Middleware } from "koa";
-import { declaredAnswer } from "../http/answer-writer.js";
+import type { DeclaredAnswer } from "../http/answer-writer.js";
 import { jsonEncoding } from "../http/json-encoding.js";
 import { HttpProblem } from "../http/problem.js";
 import type { AppState } from "../http/state.js";
@@ -11,19 +11,21 @@ import type { Route, RouteContext } from "./route.js";
 /**
  * The route table routed by @koa/router: a path matches exactly (case and trailing slash count), a `:name`
  * segment matches one non-empty segment, handed to the handler decoded in `ctx.params`; GET also answers
- * HEAD. Each route runs, in order: its declared answer (status and encoder, for the answer writer), the
- * request's route template for logs and metrics, its guards, its handler. Anything not routed goes on to
- * `next`.
+ * HEAD. Each route runs, in order: its entry (the route template for logs and metrics, and the answer the
+ * table declares: its status, set now so a handler only sets the body, and its body's encoder, for the
+ * answer writer), its guards, its handler. Anything not routed goes on to `next`.
  */
 export function routeTable(routes: readonly Route[], s: RouteServices): Middleware<AppState> {
   const router = new Router<AppState, RouteContext>({ sensitive: true, strict: true });
   for (const route of routes) {
-    const declared = declaredAnswer({ status: route.response.status, encode: route.response.schema && jsonEncoding(route.response.schema) });
-    const named: Middleware<AppState, RouteContext> = (ctx, next) => {
+    const declared: DeclaredAnswer = { status: route.response.status, encode: route.response.schema && jsonEncoding(route.response.schema) };
+    const entry: Middleware<AppState, RouteContext> = (ctx, next) => {
       ctx.state.route = route.path;
+      ctx.state.declared = declared;
+      ctx.status = declared.status;
       return next();
     };
-    router[route.method](routerPath(route.path), declared, named, ...guards(route, s), route.handler(s));
+    router[route.method](routerPath(route.path), entry, ...guards(route, s), route.handler(s));
   }
   return router.routes() as Middleware<AppState>;
 }

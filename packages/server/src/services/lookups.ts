@@ -4,12 +4,6 @@ import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
-/** A batch decoded but not charged yet: its summary, and how many lookups it is to be charged. */
-export interface DecodedBatch {
-  summary: BatchSummary;
-  lookups: number;
-}
-
 /** Single and batch lookups: decode, then charge what was answered. */
 export class Lookups {
   constructor(
@@ -28,11 +22,11 @@ export class Lookups {
 
   /**
    * One item per input, made when asked for, in input order, so that the answer can be written as the batch
-   * is decoded and no item outlives its turn. When the items are done it returns the summary and the
-   * lookups to charge: each distinct normalised ICCID that got a result is one lookup, however often or
-   * however differently it was written. Charge it with `chargeBatch` before the answer goes out.
+   * is decoded and no item outlives its turn. After the last item the batch is charged, and its summary is
+   * what the generator returns: each distinct normalised ICCID that got a result is one lookup, however
+   * often or however differently it was written. A refused charge (quota) is thrown from the last `next()`.
    */
-  *decodeBatch(inputs: readonly string[]): Generator<BatchItem, DecodedBatch, undefined> {
+  async *batch(grant: KeyGrant, inputs: readonly string[]): AsyncGenerator<BatchItem, BatchSummary, undefined> {
     const decoder = this.decoders.current;
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
@@ -51,11 +45,7 @@ export class Lookups {
         yield { index, ok: false, input, error: outcome.error };
       }
     }
-    const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
-    return { summary, lookups: answered.size };
-  }
-
-  async chargeBatch(grant: KeyGrant, lookups: number): Promise<void> {
-    await this.meter.charge(grant, lookups);
+    await this.meter.charge(grant, answered.size);
+    return { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
   }
 }
