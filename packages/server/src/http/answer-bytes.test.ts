@@ -61,3 +61,48 @@ describe("AnswerBytes", () => {
     for (const bytes of [other, a, b]) bytes.release();
   });
 });
+
+describe("AnswerBytes made for a response", () => {
+  it("are given back when the response closes: sent in full, refused after they were written, or cut by the client", async () => {
+    const { createServer } = await import("node:http");
+    const { connect } = await import("node:net");
+    const seen: Buffer[] = [];
+    // Each request writes a large answer into bytes made for its response, then: sends it, answers a
+    // small refusal instead, or sends it to a client that hangs up without reading.
+    const server = createServer((req, res) => {
+      const bytes = encodeInto(new AnswerBytes(res), answer(20_000, `${req.url}-`));
+      seen.push(bytes.bytes());
+      if (req.url === "/refused") res.writeHead(429).end("no");
+      else res.end(bytes.bytes());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const closed = () => new Promise<void>((resolve) => server.once("request", (_req, res) => res.once("close", () => setImmediate(resolve))));
+    try {
+      for (const path of ["/sent", "/refused", "/cut"]) {
+        const done = closed();
+        const socket = connect(port, "127.0.0.1");
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+        if (path === "/cut") {
+          socket.pause(); // never reads: most of the answer stays unsent, then the client goes
+          setTimeout(() => socket.destroy(), 100);
+        } else socket.on("data", () => socket.end());
+        await done;
+        socket.destroy();
+        // The next large answer is written into the buffer this one gave back.
+        const next = encodeInto(new AnswerBytes(), answer(20_000, "next-"));
+        expect(next.bytes().buffer, path).toBe(seen.at(-1)!.buffer);
+        next.release();
+      }
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+function encodeInto(bytes: AnswerBytes, value: { items: string[] }): AnswerBytes {
+  bytes.add('{"items":[');
+  value.items.forEach((item, i) => bytes.add((i ? "," : "") + JSON.stringify(item)));
+  bytes.add("]}");
+  return bytes;
+}

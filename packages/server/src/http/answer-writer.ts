@@ -49,7 +49,7 @@ export function answerWriter(logger: Logger): Middleware<AppState> {
       logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "answer not encodable");
       const problem = new HttpProblem("internal_error", "An unexpected error occurred; quote the request id when asking for help.");
       ctx.status = problem.status;
-      ctx.set("Content-Type", "application/problem+json; charset=utf-8");
+      ctx.set("Content-Type", "application/problem+json");
       ctx.body = Buffer.from(JSON.stringify(problem.body(ctx.state.requestId)));
     }
     addFields(ctx.res, commonFields(ctx.state.requestId, ctx.state.rateLimit));
