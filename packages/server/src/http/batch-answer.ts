@@ -1,5 +1,6 @@
 import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
 import type { Context } from "koa";
+import type { ChargedBatch } from "../services/lookups.js";
 import { AnswerBytes } from "./answer-bytes.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
 import { jsonEncoding } from "./json-encoding.js";
@@ -27,27 +28,28 @@ function formOf(ctx: Context): BatchAnswerForm {
  * Answers a batch in the form its Accept asks for, written as its items come from `batch`, each encoded as
  * it arrives, so no result lives past its turn. As JSON, the bytes are those of JSON.stringify(BatchResult)
  * (the summary, which `batch` returns when its items are done, last); as CSV, the header line and each
- * item's lookup row (core's lookupRowCsv). The bytes are given back when the response closes.
+ * item's lookup row (core's lookupRowCsv). The answer goes out once the batch's charge, which `batch`
+ * started when its items were done, is made. The bytes are given back when the response closes.
  */
-export async function answerBatch(ctx: Context, batch: AsyncIterator<BatchItem, BatchSummary>): Promise<void> {
+export async function answerBatch(ctx: Context, batch: Iterator<BatchItem, ChargedBatch>): Promise<void> {
   const form = formOf(ctx);
   const bytes = new AnswerBytes(ctx.res);
-  await writeBatchAnswer(batch, form, bytes);
+  await writeBatchAnswer(batch, form, bytes).charged;
   ctx.set("Vary", "Accept");
   ctx.set("Content-Type", CONTENT_TYPE[form]);
   ctx.body = bytes.bytes();
 }
 
-/** Writes the items of `batch` into `bytes` in the given form; answers the summary `batch` returned. */
-export async function writeBatchAnswer(batch: AsyncIterator<BatchItem, BatchSummary>, form: BatchAnswerForm, bytes: AnswerBytes): Promise<BatchSummary> {
-  let step = await batch.next();
+/** Writes the items of `batch` into `bytes` in the given form; answers what `batch` returned when done. */
+export function writeBatchAnswer<T extends { summary: BatchSummary }>(batch: Iterator<BatchItem, T>, form: BatchAnswerForm, bytes: AnswerBytes): T {
+  let step = batch.next();
   if (form === "csv") {
     bytes.add(CSV_HEADER);
-    for (; !step.done; step = await batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
+    for (; !step.done; step = batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
     return step.value;
   }
   bytes.add(OPEN);
-  for (let first = true; !step.done; step = await batch.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
-  bytes.add(CLOSE_RESULTS + summaryJson(step.value) + "}");
+  for (let first = true; !step.done; step = batch.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
+  bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
   return step.value;
 }

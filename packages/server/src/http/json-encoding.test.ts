@@ -10,25 +10,14 @@ import { jsonEncoding } from "./json-encoding.js";
 const batchJson = jsonEncoding(BatchResult);
 const lookupJson = jsonEncoding(LookupResult);
 
-/**
- * Whether `json` is the JSON of `value`. fast-json-stringify writes an object's required members before its
- * optional ones, so an optional member may come later than JSON.stringify puts it: the text is compared
- * after parsing, and every string parses back to itself (escapes, lone surrogates).
- */
-function sameJson(json: string, value: unknown): boolean {
-  const parsed: unknown = JSON.parse(json);
-  expect(parsed).toStrictEqual(JSON.parse(JSON.stringify(value)));
-  return true;
-}
-
 /** The answer as the batch route writes it: item by item from an iterator, into answer bytes. */
 async function pieces(answer: { results: BatchItem[]; summary: BatchSummary }): Promise<string> {
   const bytes = new AnswerBytes();
-  const items = (async function* () {
+  const items = (function* () {
     yield* answer.results;
-    return answer.summary;
+    return { summary: answer.summary };
   })();
-  await writeBatchAnswer(items, "json", bytes);
+  writeBatchAnswer(items, "json", bytes);
   const text = bytes.bytes().toString("utf8");
   bytes.release();
   return text;
@@ -91,8 +80,8 @@ describe("jsonEncoding", () => {
         const expected = JSON.stringify(answer);
         expect(batchJson(answer)).toBe(expected);
         expect(await pieces(answer)).toBe(expected);
-        // each result alone, through the compiled single-lookup encoder: the same JSON value
-        for (const item of answer.results) if (item.ok) expect(sameJson(lookupJson(item.result), item.result)).toBe(true);
+        // each result alone, through the compiled single-lookup encoder
+        for (const item of answer.results) if (item.ok) expect(lookupJson(item.result)).toBe(JSON.stringify(item.result));
       }),
       { numRuns: 1000 },
     );
@@ -108,7 +97,7 @@ describe("jsonEncoding", () => {
     const answer = { results, summary: { total: 21, ok: 15, failed: 6, valid: 9, invalid: 6, unique: 7 } };
     expect(batchJson(answer)).toBe(JSON.stringify(answer));
     expect(await pieces(answer)).toBe(JSON.stringify(answer));
-    for (const item of results) if (item.ok) expect(sameJson(lookupJson(item.result), item.result)).toBe(true);
+    for (const item of results) if (item.ok) expect(lookupJson(item.result)).toBe(JSON.stringify(item.result));
   });
 
   it("leaves out an undefined field and writes a value not of the schema's shape as JSON.stringify does", () => {

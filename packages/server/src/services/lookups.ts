@@ -4,6 +4,12 @@ import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
+/** A batch's items are done: its summary, and its charge under way. */
+export interface ChargedBatch {
+  summary: BatchSummary;
+  charged: Promise<void>;
+}
+
 /** Single and batch lookups: decode, then charge what was answered. */
 export class Lookups {
   constructor(
@@ -22,11 +28,12 @@ export class Lookups {
 
   /**
    * One item per input, made when asked for, in input order, so that the answer can be written as the batch
-   * is decoded and no item outlives its turn. After the last item the batch is charged, and its summary is
-   * what the generator returns: each distinct normalised ICCID that got a result is one lookup, however
-   * often or however differently it was written. A refused charge (quota) is thrown from the last `next()`.
+   * is decoded and no item outlives its turn. After the last item it starts the batch's charge and returns
+   * the summary with that charge under way, which the answer waits for before it goes out (a refused
+   * charge, over the quota, rejects it): each distinct normalised ICCID that got a result is one lookup,
+   * however often or however differently it was written.
    */
-  async *batch(grant: KeyGrant, inputs: readonly string[]): AsyncGenerator<BatchItem, BatchSummary, undefined> {
+  *batch(grant: KeyGrant, inputs: readonly string[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
@@ -45,7 +52,7 @@ export class Lookups {
         yield { index, ok: false, input, error: outcome.error };
       }
     }
-    await this.meter.charge(grant, answered.size);
-    return { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
+    const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
+    return { summary, charged: this.meter.charge(grant, answered.size) };
   }
 }
