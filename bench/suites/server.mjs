@@ -17,8 +17,8 @@ async function inProcessCost(child, batches) {
 /**
  * The server's own CPU time per unit of work against baselines measured the same way in the same rounds:
  * single lookups through the whole pipeline vs a bare Koa echo (µs per request), a batch of 1000 vs the
- * plain in-process decode + JSON.stringify of the same 1000 ICCIDs (µs per ICCID), and a single lookup
- * over one ICCID's share of a batch. Each ratio is the median of the rounds' own ratios (figures measured
+ * plain in-process decode + JSON.stringify of the same 1000 ICCIDs (µs per ICCID), and, reported without a
+ * bar, a single lookup over one ICCID's share of a batch. Each ratio is the median of the rounds' own ratios (figures measured
  * seconds apart), not the ratio of the medians. Requests per second are information only: the load
  * generator shares the cores.
  */
@@ -37,7 +37,7 @@ export async function serverRows({ settings }) {
     return [
       costRow("single lookup, full pipeline (CPU)", cost("single"), cost("echo"), "µs/request vs Koa echo", "≥ 0.8", ratio("echo", "single")),
       costRow("batch of 1000, per ICCID (CPU)", cost("batch"), cost("inProcess"), "µs/ICCID vs in-process decode+stringify", "≥ 0.67", ratio("inProcess", "batch")),
-      row("single lookup over one ICCID in a batch (CPU)", cost("single"), cost("batch"), "µs/request vs µs/ICCID", "≥ 25", ratio("single", "batch")),
+      row("single lookup over one ICCID in a batch (CPU)", cost("single"), cost("batch"), "µs/request vs µs/ICCID", null, ratio("single", "batch")),
       row("single lookup (throughput)", rate("single"), rate("echo"), "req/s vs Koa echo", null),
       row("batch of 1000 (throughput)", rate("batch"), rate("inProcess"), "ICCIDs/s vs in-process", null),
     ];

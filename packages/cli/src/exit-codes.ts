@@ -5,7 +5,7 @@ export const ExitCode = {
   usage: 2,
   /** Some rows of a batch (or of a multi-ICCID lookup, or validate) failed; the others were written. */
   rowsFailed: 3,
-  /** 401/403: missing, malformed, unknown or revoked key; no session; no active subscription. */
+  /** 401/403: missing, malformed, unknown, revoked or expired key; a key without the scope; no session; no active subscription. */
   auth: 4,
   /** 429: rate limited or monthly quota used up. */
   limited: 5,

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { CommandContext } from "./command-context.js";
+import { auditCommand } from "./commands/audit.js";
 import { batchCommand } from "./commands/batch.js";
 import { configCommand } from "./commands/config.js";
 import { keysCommand } from "./commands/keys.js";
@@ -62,6 +63,7 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
     loginCommand(ctx),
     logoutCommand(ctx),
     keysCommand(ctx),
+    auditCommand(ctx),
     configCommand(ctx),
   ]) {
     program.addCommand(command);

@@ -45,7 +45,7 @@ describe("login, keys, logout", () => {
     expect(list.stdout).not.toContain(key);
 
     const piped = await iccid(["keys", "list"], { env });
-    expect(piped.stdout.split("\n").filter(Boolean).every((line) => line.split("\t").length === 6)).toBe(true);
+    expect(piped.stdout.split("\n").filter(Boolean).every((line) => line.split("\t").length === 8)).toBe(true);
 
     // Logged in, an id that is not one is a usage error (2) naming the argument, never an "unexpected error".
     for (const id of ["..", ".", "", "key_../x"]) {

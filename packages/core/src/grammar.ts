@@ -1,10 +1,14 @@
-// The pure, schema-free part of the core: the ICCID grammar, the key format, the contract's constants and
-// the flat lookup row. A command-line tool that only validates imports this and skips building the zod
-// schemas at start-up; the SDK's public declarations import only this and `./types`, so that its users'
-// compilers never load zod.
+// The pure, schema-free part of the core: the ICCID and EID grammars, the key format and scopes, the
+// contract's constants, durations, the flat lookup row and CSV (reading records, writing cells). A
+// command-line tool that only validates imports this and skips building the zod schemas at start-up; the SDK's public declarations import only
+// this and `./types`, so that its users' compilers never load zod.
 export * from "./api-key.js";
 export * from "./batch-limit.js";
 export * from "./csv-cell.js";
+export * from "./csv-records.js";
+export * from "./duration.js";
+export * from "./eid.js";
+export * from "./key-scopes.js";
 export * from "./grammar-codes.js";
 export * from "./granularity.js";
 export * from "./lookup-row.js";

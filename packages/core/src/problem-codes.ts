@@ -4,6 +4,11 @@ export const PROBLEM_CODES = {
   missing_api_key: { status: 401, title: "Missing API key", when: "No Bearer API key was sent." },
   invalid_api_key: { status: 401, title: "Invalid API key", when: "The Bearer API key is malformed or unknown." },
   revoked_api_key: { status: 401, title: "Revoked API key", when: "The Bearer API key was revoked." },
+  expired_api_key: {
+    status: 401,
+    title: "Expired API key",
+    when: "The Bearer API key is past its expires_at, or was rolled and its grace period is over.",
+  },
   not_authenticated: { status: 401, title: "Not authenticated", when: "No session, or the session expired." },
   invalid_credentials: { status: 401, title: "Invalid credentials", when: "The email or password is wrong." },
   no_active_subscription: {
@@ -11,10 +16,20 @@ export const PROBLEM_CODES = {
     title: "No active subscription",
     when: "The account's subscription is not active.",
   },
+  insufficient_scope: {
+    status: 403,
+    title: "Insufficient scope",
+    when: "The API key lacks the scope this endpoint needs (named in required_scope); nothing was charged.",
+  },
   csrf_rejected: { status: 403, title: "Cross-site request rejected", when: "A cross-site state-changing session request." },
   not_found: { status: 404, title: "Not found", when: "Unknown route or key id." },
   method_not_allowed: { status: 405, title: "Method not allowed", when: "The path exists but not with this method." },
   request_timeout: { status: 408, title: "Request timeout", when: "The request did not arrive in full in time." },
+  key_not_rollable: {
+    status: 409,
+    title: "Key cannot be rolled",
+    when: "The key was revoked, has expired or was rolled already.",
+  },
   payload_too_large: { status: 413, title: "Payload too large", when: "The body is over the size limit." },
   unsupported_media_type: {
     status: 415,

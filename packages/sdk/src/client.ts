@@ -1,6 +1,7 @@
 import { isWellFormedApiKey } from "@iccid/core/grammar";
 import { Agent, type Dispatcher } from "undici";
 import { ApiKeyError } from "./errors.js";
+import { AuditResource } from "./resources/audit.js";
 import { IccidResource } from "./resources/iccid.js";
 import { KeysResource } from "./resources/keys.js";
 import { SessionResource } from "./resources/session.js";
@@ -104,6 +105,7 @@ export class IccidClient {
   readonly usage: UsageResource;
   readonly session: SessionResource;
   readonly keys: KeysResource;
+  readonly audit: AuditResource;
 
   private readonly apiKey: string | undefined;
   private readonly origin: string;
@@ -145,6 +147,7 @@ export class IccidClient {
     this.usage = new UsageResource(this);
     this.session = new SessionResource(this);
     this.keys = new KeysResource(this);
+    this.audit = new AuditResource(this);
   }
 
   /** @internal Sends one API call with retries and checks the response against the contract. */

@@ -11,6 +11,9 @@ const EXPECTED_CLASS: Record<string, string> = {
   missing_api_key: "AuthenticationError",
   invalid_api_key: "AuthenticationError",
   revoked_api_key: "AuthenticationError",
+  expired_api_key: "AuthenticationError",
+  insufficient_scope: "InsufficientScopeError",
+  key_not_rollable: "ConflictError",
   not_authenticated: "AuthenticationError",
   invalid_credentials: "AuthenticationError",
   no_active_subscription: "SubscriptionRequiredError",
@@ -42,6 +45,14 @@ describe("errorFromResponse", () => {
     expect(error.message).toBe(`${status} ${code}: why (request req_1)`);
   });
 
+  it("names the scope an insufficient_scope refusal says the key lacks", () => {
+    const error = errorFromResponse(403, {}, JSON.stringify({ code: "insufficient_scope", required_scope: "usage:read" }));
+    expect(error).toBeInstanceOf(errors.PermissionDeniedError);
+    expect((error as errors.InsufficientScopeError).requiredScope).toBe("usage:read");
+    expect(errors.isInsufficientScopeError(error)).toBe(true);
+    expect(errors.isSubscriptionRequiredError(error)).toBe(false);
+  });
+
   it("reads Retry-After from the header, else the body", () => {
     const fromHeader = errorFromResponse(429, { "retry-after": "3" }, JSON.stringify({ code: "rate_limited", retry_after: 9 }));
     expect((fromHeader as errors.RateLimitError).retryAfterMs).toBe(3000);
@@ -50,9 +61,9 @@ describe("errorFromResponse", () => {
   });
 
   it("falls back to a generic APIError for statuses without a class, and keeps a text body", () => {
-    const error = errorFromResponse(409, {}, "conflict!");
+    const error = errorFromResponse(418, {}, "teapot!");
     expect(error.name).toBe("APIError");
-    expect(error.detail).toBe("conflict!");
+    expect(error.detail).toBe("teapot!");
     expect(errorFromResponse(502, {}, "<html>bad gateway</html>").name).toBe("InternalServerError");
   });
 

@@ -57,7 +57,7 @@ export class APIError extends IccidError {
   }
 }
 
-/** 401: the API key or the session was missing, wrong or revoked; or the login failed. */
+/** 401: the API key or the session was missing, wrong, revoked or expired (`expired_api_key`); or the login failed. */
 export class AuthenticationError extends APIError {
   static {
     this.prototype.name = "AuthenticationError";
@@ -89,6 +89,26 @@ export class PermissionDeniedError extends APIError {
 export class SubscriptionRequiredError extends PermissionDeniedError {
   static {
     this.prototype.name = "SubscriptionRequiredError";
+  }
+}
+
+/** 403 `insufficient_scope`: the API key was not given the scope this call needs; nothing was charged. */
+export class InsufficientScopeError extends PermissionDeniedError {
+  static {
+    this.prototype.name = "InsufficientScopeError";
+  }
+  /** The scope the key lacks (`lookup` or `usage:read`). */
+  readonly requiredScope: string | undefined;
+  constructor(init: APIErrorInit & { requiredScope?: string | undefined }) {
+    super(init);
+    this.requiredScope = init.requiredScope;
+  }
+}
+
+/** 409: the request conflicts with the resource's state (`key_not_rollable`: a revoked, expired or rolled key). */
+export class ConflictError extends APIError {
+  static {
+    this.prototype.name = "ConflictError";
   }
 }
 
@@ -256,6 +276,8 @@ export const isAuthenticationError = guard<AuthenticationError>("AuthenticationE
 export const isApiKeyError = guard<ApiKeyError>("ApiKeyError");
 export const isPermissionDeniedError = guard<PermissionDeniedError>("PermissionDeniedError");
 export const isSubscriptionRequiredError = guard<SubscriptionRequiredError>("SubscriptionRequiredError");
+export const isInsufficientScopeError = guard<InsufficientScopeError>("InsufficientScopeError");
+export const isConflictError = guard<ConflictError>("ConflictError");
 export const isNotFoundError = guard<NotFoundError>("NotFoundError");
 export const isMethodNotAllowedError = guard<MethodNotAllowedError>("MethodNotAllowedError");
 export const isPayloadTooLargeError = guard<PayloadTooLargeError>("PayloadTooLargeError");

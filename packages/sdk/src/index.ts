@@ -6,7 +6,8 @@ export type { UsageParams } from "./resources/usage.js";
 export type { IccidResource } from "./resources/iccid.js";
 export type { UsageResource } from "./resources/usage.js";
 export type { SessionResource } from "./resources/session.js";
-export type { KeysResource } from "./resources/keys.js";
+export type { CreateKeyParams, KeysResource, RollKeyParams } from "./resources/keys.js";
+export type { AuditResource } from "./resources/audit.js";
 export { DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent } from "./retry.js";
 export { parseRateLimitFields, parseRetryAfter, type RateLimitInfo } from "./rate-limit-fields.js";
 export { SDK_VERSION } from "./version.js";
@@ -16,15 +17,22 @@ export * from "./errors.js";
 // entries: a consumer's compiler reads these declarations without loading zod.
 export {
   API_KEY_PATTERN,
+  eidCheckDigits,
   isWellFormedApiKey,
   luhnCheckDigit,
   normalizeIccid,
+  parseEid,
   parseIccid,
   BATCH_MAX_ITEMS,
   LOOKUP_ROW_COLUMNS,
   rowOutcome,
 } from "@iccid/core/grammar";
 export type {
+  EidChecks,
+  EidErrorCode,
+  EidParseResult,
+  EidWarning,
+  EidWarningCode,
   Granularity,
   IccidErrorCode,
   IccidGrammarError,
@@ -32,12 +40,19 @@ export type {
   IccidWarning,
   IccidWarningCode,
   LuhnStatus,
+  ParsedEid,
   ParsedIccid,
   ProblemCode,
+  RejectedEid,
   RejectedIccid,
   RowOutcome,
 } from "@iccid/core/grammar";
 export type {
+  AuditAction,
+  AuditActor,
+  AuditEvent,
+  AuditPage,
+  AuditQuery,
   BatchItem,
   BatchItemError,
   BatchItemFailed,
@@ -50,9 +65,11 @@ export type {
   CreatedKey,
   FieldError,
   HomeNetwork,
+  RollKeyRequest,
   Issuer,
   KeyList,
   KeyRecord,
+  KeyScope,
   LoginRequest,
   LookupChecks,
   LookupRequest,

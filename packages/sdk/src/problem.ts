@@ -2,6 +2,8 @@ import type { FieldError } from "@iccid/core/types";
 import {
   APIError,
   AuthenticationError,
+  ConflictError,
+  InsufficientScopeError,
   InternalServerError,
   MethodNotAllowedError,
   NotFoundError,
@@ -74,9 +76,12 @@ export function errorFromResponse(status: number, headers: ResponseHeaders, raw:
     case 401:
       return new AuthenticationError(init);
     case 403:
+      if (code === "insufficient_scope") return new InsufficientScopeError({ ...init, requiredScope: text(problem.required_scope) });
       return code === "no_active_subscription" ? new SubscriptionRequiredError(init) : new PermissionDeniedError(init);
     case 404:
       return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
     case 405:
       return new MethodNotAllowedError(init);
     case 413:

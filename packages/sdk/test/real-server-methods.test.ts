@@ -1,6 +1,14 @@
 import { csvLine, isWellFormedApiKey, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowOutcome } from "@iccid/core";
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, NotFoundError, PermissionDeniedError, UnprocessableEntityError, type BatchAllProgress } from "../src/index.js";
+import {
+  AuthenticationError,
+  ConflictError,
+  InsufficientScopeError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnprocessableEntityError,
+  type BatchAllProgress,
+} from "../src/index.js";
 import { iccidFor } from "./iccids.js";
 import { expectProblem, failure, useRealServer } from "./real-server.js";
 
@@ -183,6 +191,36 @@ describe("session and keys", () => {
     expect(c.session.token).toBeUndefined();
     expectProblem(await failure(c.session.current()), AuthenticationError, 401, "not_authenticated");
     expectProblem(await failure(c.usage.forSession()), AuthenticationError, 401, "not_authenticated");
+  });
+
+  it("creates a scoped key with an expiry, rolls it with a grace period, and reads the audit trail a page at a time", async () => {
+    const account = await real.server.createAccount();
+    const c = client({ apiKey: undefined });
+    await c.session.login(account.email, account.password);
+    const expiresAt = new Date(Date.now() + 90 * 86_400_000);
+    const scoped = await c.keys.create({ name: "dashboard", scopes: ["usage:read"], expires_at: expiresAt });
+    expect(scoped).toMatchObject({ name: "dashboard", scopes: ["usage:read"], expires_at: expiresAt.toISOString().replace(/\.\d{3}Z$/, "Z") });
+    const dashboard = client({ apiKey: scoped.key });
+    await expect(dashboard.usage.get()).resolves.toMatchObject({ totals: expect.any(Object) });
+    const refused = await failure(dashboard.iccid.lookup("89441000000000000018"));
+    expectProblem(refused, InsufficientScopeError, 403, "insufficient_scope");
+    expect((refused as InsufficientScopeError).requiredScope).toBe("lookup");
+
+    const rolled = await c.keys.roll(scoped.id, { grace_seconds: 3600 });
+    expect(rolled).toMatchObject({ name: "dashboard", scopes: ["usage:read"], expires_at: scoped.expires_at });
+    expect(rolled.key).not.toBe(scoped.key);
+    await expect(dashboard.usage.get()).resolves.toBeDefined(); // within the grace period
+    await expect(client({ apiKey: rolled.key }).usage.get()).resolves.toBeDefined();
+    expectProblem(await failure(c.keys.roll(scoped.id)), ConflictError, 409, "key_not_rollable");
+    expectProblem(await failure(c.keys.create({ expires_at: new Date(Date.now() - 1000) })), UnprocessableEntityError, 422, "invalid_input");
+
+    const firstPage = await c.audit.list({ limit: 2 });
+    expect(firstPage.events.map((e) => e.action)).toEqual(["key.rolled", "key.created"]);
+    expect(firstPage.next_cursor).not.toBeNull();
+    const all = [];
+    for await (const event of c.audit.all({ limit: 2 })) all.push(event);
+    expect(all.map((e) => e.action)).toEqual(["key.rolled", "key.created", "session.created", "key.created"]);
+    expect(all[0]).toMatchObject({ actor: { type: "session" }, ip: "127.0.0.1", target: scoped.id });
   });
 
   it("resumes a session in a new client from the saved token", async () => {

@@ -18,6 +18,7 @@ import type { RouteServices } from "./routes/context.js";
 import { routeTable, unrouted } from "./routes/router.js";
 import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
+import { AuditTrail } from "./services/audit-trail.js";
 import { Lookups } from "./services/lookups.js";
 import { Meter } from "./services/meter.js";
 import { Readiness, type SharedLimits } from "./services/readiness.js";
@@ -63,11 +64,13 @@ export function createApp(deps: AppDeps): IccidApp {
   const metrics = deps.metrics;
   const meter = new Meter(store, clock, metrics && ((lookups) => metrics.charged(lookups)));
   const limiters = deps.limiterFactory ?? memoryLimiters;
+  const audit = new AuditTrail(store, clock, settings.auditRetentionDays);
   const services: RouteServices = {
     settings,
     store,
     decoder,
-    apiKeys: new ApiKeys(store, clock),
+    apiKeys: new ApiKeys(store, clock, audit),
+    audit,
     limiter: new AccountRateLimiter(limiters),
     usageReads: new UsageReadLimit(limiters, settings.usageReads, settings.usageReadWindowSeconds),
     lookups: new Lookups(decoder, meter),
@@ -78,6 +81,7 @@ export function createApp(deps: AppDeps): IccidApp {
       new LoginThrottle(limiters, settings.loginAttemptsPerEmail, settings.loginAttemptsPerIp, settings.loginWindowSeconds),
       settings.sessionIdleMs,
       settings.sessionMaxMs,
+      audit,
     ),
     readiness: new Readiness(store, clock, undefined, deps.sharedLimits),
     apiDocument: (apiDocument ??= JSON.stringify(buildOpenApi(SERVER_VERSION))),

@@ -53,7 +53,9 @@ function operation(route: Route, components: JsonObject): JsonObject {
   };
   return {
     summary: route.summary,
+    // A key's scopes are not OAuth scopes, so the requirement stays empty; the description names the scope.
     security: SECURITY[route.auth.kind],
+    ...(route.auth.kind === "apiKey" && { "x-required-scope": route.auth.scope }),
     ...(route.description && { description: route.description }),
     ...(parameters.length > 0 && { parameters }),
     ...(route.body && { requestBody: { required: route.body.required, content: json(componentId(route.body.schema)) } }),

@@ -27,6 +27,8 @@ export interface ServerSettings {
   sendTimeoutMs: number;
   /** Past this many bytes of answers waiting in the process for clients that do not read, new requests get 503. */
   unsentLimitBytes: number;
+  /** Audit events older than this many days are deleted. */
+  auditRetentionDays: number;
 }
 
 /** The plan a new database starts with, and the one new accounts get unless told otherwise. */
@@ -45,4 +47,5 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   usageReadWindowSeconds: 60,
   sendTimeoutMs: 30_000,
   unsentLimitBytes: 64 * 1024 * 1024,
+  auditRetentionDays: 365,
 };

@@ -28,6 +28,8 @@ const CONTRACT = [
   "get /api/v1/keys",
   "post /api/v1/keys",
   "delete /api/v1/keys/{id}",
+  "post /api/v1/keys/{id}/roll",
+  "get /api/v1/audit",
   "get /",
   "get /account",
   "get /account/assets/{file}",

@@ -2,8 +2,8 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { CsvRecordReader } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
-import { CsvRecordReader } from "./csv-records.js";
 import { detectLayout, type Layout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
 
@@ -60,7 +60,7 @@ export async function openCsvInput(path: string, column: string | undefined, std
           }
           if (bytes === 0) refuseBinary(block, path);
           bytes += block.length;
-          // A UTF-16 (LE) byte order mark: csv-parse's bom option read such files too.
+          // A UTF-16 (LE) byte order mark: the file is UTF-16 text.
           decoder ??= new StringDecoder(block[0] === 0xff && block[1] === 0xfe ? "utf16le" : "utf8");
           reader.write(decoder.write(block), false, records);
         }

@@ -1,8 +1,8 @@
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { parse } from "csv-parse";
+import { StringDecoder } from "node:string_decoder";
+import { CsvRecordReader } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
-import { recordChunks } from "./record-chunks.js";
 
 export type BatchFormat = "csv" | "jsonl";
 
@@ -47,14 +47,20 @@ async function countLines(path: string): Promise<number> {
   return lines;
 }
 
+/** The records of an earlier CSV output, read a block at a time with the reader that reads the input. */
 async function countCsv(path: string): Promise<PreviousOutput> {
-  const parser = createReadStream(path).pipe(parse({ relax_column_count: true, skip_empty_lines: true }));
+  const reader = new CsvRecordReader();
+  const decoder = new StringDecoder("utf8");
   let header: string[] | undefined;
   let records = 0;
-  for await (const chunk of recordChunks<string[]>(parser, 4096)) {
-    header ??= chunk[0];
-    records += chunk.length;
-  }
+  const count = (text: string, end: boolean) => {
+    const out: string[][] = [];
+    reader.write(text, end, out);
+    header ??= out[0];
+    records += out.length;
+  };
+  for await (const data of createReadStream(path)) count(decoder.write(data as Buffer), false);
+  count(decoder.end(), true);
   return { rows: Math.max(0, records - 1), header };
 }
 

@@ -1,14 +1,15 @@
-import type { IccidClient } from "@iccid/sdk";
-import { Argument, Command, InvalidArgumentError } from "commander";
+import { KEY_SCOPES } from "@iccid/core/grammar";
+import type { KeyScope } from "@iccid/sdk";
+import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { updateConfig } from "../config.js";
 import { maskApiKey } from "../credentials.js";
-import { CredentialsError } from "../errors.js";
 import { palette } from "../output/colour.js";
 import { chooseFormat, outputOptions, type OutputFormat } from "../output/format.js";
 import { renderKeys } from "../output/keys-view.js";
-import { saveSession } from "../session-store.js";
+import { expiresOption, graceOption } from "../durations.js";
 import { note } from "../terminal.js";
+import { withSession } from "../with-session.js";
 
 const HELP = `
 Manages the API keys of the account you are logged in to (run \`iccid login\` first).
@@ -16,21 +17,10 @@ Manages the API keys of the account you are logged in to (run \`iccid login\` fi
 Examples:
   $ iccid keys list
   $ iccid keys create --name "billing export" --save     # prints the key once and stores it in the config
+  $ iccid keys create --name dashboard --scope usage:read --expires 90d
+  $ iccid keys roll key_2c9f0e7a --grace 24h              # a new key; the old one works for 24 more hours
   $ iccid keys revoke key_2c9f0e7a
 `;
-
-/** Runs a call with the stored session, then stores the session again (the server may have renewed it). */
-async function withSession<T>(ctx: CommandContext, call: (client: IccidClient) => Promise<T>): Promise<T> {
-  const client = await ctx.sessionClient();
-  if (client.session.token === undefined) {
-    throw new CredentialsError(`not logged in to ${client.baseUrl}: run \`iccid login\` first`);
-  }
-  try {
-    return await call(client);
-  } finally {
-    await saveSession(ctx, client);
-  }
-}
 
 function listCommand(ctx: CommandContext): Command {
   const command = new Command("list")
@@ -48,18 +38,49 @@ function createCommand(ctx: CommandContext): Command {
   return new Command("create")
     .description("create an API key; the secret is printed this once")
     .option("--name <name>", "a label to tell keys apart (up to 100 characters)")
+    .addOption(
+      new Option("--scope <scope...>", "what the key may do: lookup, usage:read (repeat for both; default: both)").choices([...KEY_SCOPES]),
+    )
+    .addOption(new Option("--expires <when>", "when the key stops working: a duration (90d, 24h) or an RFC 3339 time; default never").argParser(expiresOption))
     .option("--save", "also store the key in the config file as api_key")
     .option("--json", "print the whole key record as JSON (secret included)")
-    .addHelpText("after", '\nExamples:\n  $ iccid keys create --name "billing export"\n  $ iccid keys create --name laptop --save\n')
-    .action(async (options: { name?: string; save?: boolean; json?: boolean }) => {
-      const created = await withSession(ctx, (client) => client.keys.create(options.name ? { name: options.name } : {}));
+    .addHelpText(
+      "after",
+      '\nExamples:\n  $ iccid keys create --name "billing export"\n  $ iccid keys create --name laptop --save\n' +
+        "  $ iccid keys create --name dashboard --scope usage:read --expires 90d\n",
+    )
+    .action(async (options: { name?: string; scope?: KeyScope[]; expires?: string; save?: boolean; json?: boolean }) => {
+      const params = {
+        ...(options.name ? { name: options.name } : {}),
+        ...(options.scope ? { scopes: [...new Set(options.scope)] } : {}),
+        ...(options.expires ? { expires_at: options.expires } : {}),
+      };
+      const created = await withSession(ctx, (client) => client.keys.create(params));
       ctx.term.stdout.write(options.json ? JSON.stringify(created, null, 2) + "\n" : created.key + "\n");
+      const until = created.expires_at ? `, working until ${created.expires_at}` : "";
       if (options.save) {
         await updateConfig(ctx.term.env, (config) => ({ ...config, api_key: created.key }));
-        note(ctx.term, `Created ${created.id} and saved it as api_key (${maskApiKey(created.key)}).`);
+        note(ctx.term, `Created ${created.id} (${created.scopes.join(", ")}${until}) and saved it as api_key (${maskApiKey(created.key)}).`);
       } else {
-        note(ctx.term, `Created ${created.id}. Copy the key now: it is not shown again.`);
+        note(ctx.term, `Created ${created.id} (${created.scopes.join(", ")}${until}). Copy the key now: it is not shown again.`);
       }
+    });
+}
+
+function rollCommand(ctx: CommandContext): Command {
+  return new Command("roll")
+    .description("replace a key by a new one with its name, scopes and expiry; the old one keeps working for --grace")
+    .addArgument(new Argument("<id>", "the key id (key_…), from `iccid keys list`").argParser(keyId))
+    .addOption(new Option("--grace <duration>", "how long the old key keeps working: 0s to 7d (default 0s: it stops at once)").argParser(graceOption))
+    .option("--save", "also store the new key in the config file as api_key")
+    .option("--json", "print the new key's whole record as JSON (secret included)")
+    .addHelpText("after", "\nExamples:\n  $ iccid keys roll key_2c9f0e7a --grace 24h\n  $ iccid keys roll key_2c9f0e7a --save\n")
+    .action(async (id: string, options: { grace?: number; save?: boolean; json?: boolean }) => {
+      const rolled = await withSession(ctx, (client) => client.keys.roll(id, options.grace === undefined ? {} : { grace_seconds: options.grace }));
+      ctx.term.stdout.write(options.json ? JSON.stringify(rolled, null, 2) + "\n" : rolled.key + "\n");
+      const old = options.grace ? `${id} keeps working for ${options.grace} s more` : `${id} stopped working`;
+      if (options.save) await updateConfig(ctx.term.env, (config) => ({ ...config, api_key: rolled.key }));
+      note(ctx.term, `Rolled into ${rolled.id}; ${old}.${options.save ? ` Saved the new key as api_key (${maskApiKey(rolled.key)}).` : " Copy the new key now: it is not shown again."}`);
     });
 }
 
@@ -82,9 +103,10 @@ function revokeCommand(ctx: CommandContext): Command {
 
 export function keysCommand(ctx: CommandContext): Command {
   return new Command("keys")
-    .description("list, create and revoke API keys (needs `iccid login`)")
+    .description("list, create, roll and revoke API keys (needs `iccid login`)")
     .addCommand(listCommand(ctx))
     .addCommand(createCommand(ctx))
+    .addCommand(rollCommand(ctx))
     .addCommand(revokeCommand(ctx))
     .addHelpText("after", ctx.helpFooter(HELP));
 }

@@ -5,17 +5,41 @@ import type { OutputFormat } from "./format.js";
 import { renderTable, type TableLayout } from "./table.js";
 import { tsvText } from "./tsv.js";
 
-const COLUMNS = ["id", "name", "key", "created_at", "last_used_at", "revoked_at"];
-const KEYS_LAYOUT: TableLayout = { drop: [3, 4, 2, 5], wrap: [1] };
+const COLUMNS = ["id", "name", "key", "scopes", "created_at", "expires_at", "last_used_at", "revoked_at"];
+const KEYS_LAYOUT: TableLayout = { drop: [3, 4, 5, 2, 6], wrap: [1] };
 
 function cells(key: KeyRecord): string[] {
-  return [key.id, key.name ?? "", `${key.prefix}…${key.last4}`, key.created_at, key.last_used_at ?? "", key.revoked_at ?? ""];
+  return [
+    key.id,
+    key.name ?? "",
+    `${key.prefix}…${key.last4}`,
+    key.scopes.join(" "),
+    key.created_at,
+    key.expires_at ?? "",
+    key.last_used_at ?? "",
+    key.revoked_at ?? "",
+  ];
 }
 
-function tableRow(key: KeyRecord, paint: Palette): string[] {
-  const when = (ts: string | null) => (ts ? ts.slice(0, 16).replace("T", " ") : paint.dim("never"));
-  const state = key.revoked_at ? paint.red(`revoked ${key.revoked_at.slice(0, 10)}`) : paint.green("active");
-  return [key.id, key.name ?? "", `${key.prefix}…${key.last4}`, when(key.created_at), when(key.last_used_at), state];
+/** Revoked, expired (its expires_at passed: a rolled key past its grace too), or active. */
+function state(key: KeyRecord, paint: Palette, now: number): string {
+  if (key.revoked_at) return paint.red(`revoked ${key.revoked_at.slice(0, 10)}`);
+  if (key.expires_at && Date.parse(key.expires_at) <= now) return paint.red(`expired ${key.expires_at.slice(0, 10)}`);
+  return paint.green("active");
+}
+
+function tableRow(key: KeyRecord, paint: Palette, now: number): string[] {
+  const when = (ts: string | null, none: string) => (ts ? ts.slice(0, 16).replace("T", " ") : paint.dim(none));
+  return [
+    key.id,
+    key.name ?? "",
+    `${key.prefix}…${key.last4}`,
+    key.scopes.join(" "),
+    when(key.created_at, ""),
+    when(key.expires_at, "never"),
+    when(key.last_used_at, "never"),
+    state(key, paint, now),
+  ];
 }
 
 export function renderKeys(keys: readonly KeyRecord[], format: OutputFormat, paint: Palette): string {
@@ -28,7 +52,13 @@ export function renderKeys(keys: readonly KeyRecord[], format: OutputFormat, pai
       return tsvText(keys.map(cells));
     case "table":
       if (keys.length === 0) return paint.dim("(no keys)\n");
-      // Too narrow: Created goes first, then Last used, the key's prefix, the state; the id and name stay.
-      return renderTable(["ID", "Name", "Key", "Created", "Last used", "State"], keys.map((k) => tableRow(k, paint)), paint, undefined, KEYS_LAYOUT);
+      // Too narrow: Scopes go first, then Created, Expires, the key's prefix, Last used; id, name and state stay.
+      return renderTable(
+        ["ID", "Name", "Key", "Scopes", "Created", "Expires", "Last used", "State"],
+        keys.map((k) => tableRow(k, paint, Date.now())),
+        paint,
+        undefined,
+        KEYS_LAYOUT,
+      );
   }
 }

@@ -1,3 +1,4 @@
+export * from "./audit.js";
 export * from "./batch.js";
 export * from "./common.js";
 export * from "./keys.js";

@@ -24,6 +24,7 @@ export const Problem = z
     errors: z.array(FieldError).optional(),
     retry_after: z.number().int().optional().describe("Seconds to wait (429)"),
     resets_at: Timestamp.optional().describe("When the quota resets (quota_exceeded)"),
+    required_scope: z.string().optional().describe("The scope the API key lacks (insufficient_scope)"),
   })
   .register(apiSchemas, { id: "Problem" });
 

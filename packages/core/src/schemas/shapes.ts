@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { IccidWarning } from "../parse.js";
 import type * as Wire from "../types/index.js";
+import type { AuditActor, AuditEvent, AuditPage, AuditQuery } from "./audit.js";
 import type { BatchItem, BatchItemError, BatchRequest, BatchResult, BatchSummary } from "./batch.js";
-import type { CreatedKey, CreateKeyRequest, KeyList, KeyRecord } from "./keys.js";
+import type { CreatedKey, CreateKeyRequest, KeyList, KeyRecord, KeyScope, RollKeyRequest } from "./keys.js";
 import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult } from "./lookup.js";
 import type { FieldError, Problem } from "./problem.js";
 import type { LoginRequest, Session } from "./session.js";
@@ -34,6 +35,12 @@ export type SchemasMatchTheirInterfaces = Holds<
     Agrees<typeof KeyRecord, Wire.KeyRecord>,
     Agrees<typeof CreatedKey, Wire.CreatedKey>,
     Agrees<typeof KeyList, Wire.KeyList>,
+    Agrees<typeof KeyScope, Wire.KeyScope>,
+    Agrees<typeof RollKeyRequest, Wire.RollKeyRequest>,
+    Same<z.input<typeof AuditQuery>, Wire.AuditQuery>,
+    Agrees<typeof AuditActor, Wire.AuditActor>,
+    Agrees<typeof AuditEvent, Wire.AuditEvent>,
+    Agrees<typeof AuditPage, Wire.AuditPage>,
     Agrees<typeof LoginRequest, Wire.LoginRequest>,
     Agrees<typeof Session, Wire.Session>,
     Same<z.input<typeof UsageQuery>, Wire.UsageQuery>,

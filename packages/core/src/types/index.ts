@@ -1,5 +1,6 @@
 // The wire types as plain interfaces, free of zod: the `@iccid/core/types` entry, which the SDK's public
 // declarations import so that its users' compilers never load zod.
+export type * from "./audit.js";
 export type * from "./batch.js";
 export type * from "./keys.js";
 export type * from "./lookup.js";

@@ -28,4 +28,6 @@ export interface Problem {
   retry_after?: number;
   /** When the quota resets (`quota_exceeded`). */
   resets_at?: string;
+  /** The scope the API key lacks (`insufficient_scope`). */
+  required_scope?: string;
 }

@@ -1,5 +1,5 @@
 import { CreatedKey as CreatedKeySchema, KeyList as KeyListSchema } from "@iccid/core";
-import type { CreatedKey, KeyList } from "@iccid/core/types";
+import type { CreatedKey, KeyList, KeyScope } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 // An id becomes one percent-encoded path segment. "." and ".." cannot be made safe: WHATWG URL parsing
@@ -11,6 +11,27 @@ function pathSegment(id: string): string {
   return encodeURIComponent(id);
 }
 
+/** What `client.keys.create` takes. */
+export interface CreateKeyParams {
+  /** A name to tell the key by, 1 to 100 characters. */
+  name?: string | undefined;
+  /** What the key may do: `lookup` (single and batch lookups), `usage:read` (the usage report). Default: both. */
+  scopes?: KeyScope[] | undefined;
+  /** When the key stops working: in the future, at most 5 years ahead. A Date is sent as RFC 3339. Default: never. */
+  expires_at?: string | Date | null | undefined;
+}
+
+/** What `client.keys.roll` takes. */
+export interface RollKeyParams {
+  /** How long the old key keeps working, 0 to 604800 seconds (7 days). Default 0: it stops at once. */
+  grace_seconds?: number | undefined;
+}
+
+/** Drops undefined members, so that a caller's `{ name: undefined }` is no field at all on the wire. */
+function defined(params: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
+}
+
 /** API keys of the logged-in account (needs `client.session.login` first). */
 export class KeysResource {
   constructor(private readonly client: IccidClient) {}
@@ -20,10 +41,24 @@ export class KeysResource {
     return this.client.call({ method: "GET", path: "/keys", auth: "session", schema: KeyListSchema }, options);
   }
 
-  /** Creates a key; `key` in the answer is the full secret, shown this once. Never retried: a retry could mint two keys. */
-  create(params: { name?: string } = {}, options?: RequestOptions): Promise<CreatedKey> {
+  /**
+   * Creates a key with `scopes` (default: every scope) that stops working at `expires_at` (default: never);
+   * `key` in the answer is the full secret, shown this once. Never retried: a retry could mint two keys.
+   */
+  create(params: CreateKeyParams = {}, options?: RequestOptions): Promise<CreatedKey> {
+    const { expires_at, ...rest } = params;
+    const body = defined({ ...rest, expires_at: expires_at instanceof Date ? expires_at.toISOString() : expires_at });
+    return this.client.call({ method: "POST", path: "/keys", auth: "session", body, schema: CreatedKeySchema, retry: false }, options);
+  }
+
+  /**
+   * Rolls a key: answers a new key with the old one's name, scopes and expiry, its secret shown once. The
+   * old key keeps working for `grace_seconds`, then is refused with 401 `expired_api_key`. A revoked,
+   * expired or already rolled key is a ConflictError (409 `key_not_rollable`). Never retried.
+   */
+  roll(id: string, params: RollKeyParams = {}, options?: RequestOptions): Promise<CreatedKey> {
     return this.client.call(
-      { method: "POST", path: "/keys", auth: "session", body: params, schema: CreatedKeySchema, retry: false },
+      { method: "POST", path: `/keys/${pathSegment(id)}/roll`, auth: "session", body: defined(params), schema: CreatedKeySchema, retry: false },
       options,
     );
   }

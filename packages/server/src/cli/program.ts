@@ -3,6 +3,7 @@ import { SERVER_VERSION } from "../app.js";
 import { redactUrls } from "../auth/redacted-url.js";
 import { Refusal } from "../domain/refusals.js";
 import { accountCommand } from "./commands/account.js";
+import { auditCommand } from "./commands/audit.js";
 import { exportCommand } from "./commands/export.js";
 import { importCommand } from "./commands/import.js";
 import { issuersCommand } from "./commands/issuers.js";
@@ -30,7 +31,7 @@ export function buildProgram(): Command {
       endQuietlyOnClosedPipe(process.stdout);
       endQuietlyOnClosedPipe(process.stderr);
     });
-  for (const command of [startCommand(), migrateCommand(), accountCommand(), planCommand(), keyCommand(), issuersCommand(), exportCommand(), importCommand()]) {
+  for (const command of [startCommand(), migrateCommand(), accountCommand(), planCommand(), keyCommand(), auditCommand(), issuersCommand(), exportCommand(), importCommand()]) {
     program.addCommand(command);
   }
   inheritSettings(program);

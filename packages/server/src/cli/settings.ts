@@ -23,6 +23,8 @@ export interface CommandSettings {
   sendTimeoutSeconds: number;
   /** MiB of unsent answers the process holds for clients before it refuses new requests with 503. */
   unsentLimitMib: number;
+  /** Audit events older than this many days are deleted. */
+  auditRetentionDays: number;
 }
 
 export class SettingsError extends Error {
@@ -39,6 +41,7 @@ const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "silent"]);
 const LogFormat = z.enum(["auto", "json", "pretty"]);
 const Seconds = z.coerce.number({ error: "must be a number of seconds" }).positive({ error: "must be more than 0" }).max(3600);
 const Mebibytes = z.coerce.number({ error: "must be a number of MiB" }).positive({ error: "must be more than 0" }).max(65536);
+const Days = z.coerce.number({ error: "must be a whole number of days" }).int().min(1, { error: "must be at least 1" }).max(36_500);
 const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
 const RedisPrefix = z
   .string()
@@ -74,5 +77,6 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     redisPrefix: pick(RedisPrefix, flags.redisPrefix, { flag: "--redis-prefix", env: "ICCID_REDIS_PREFIX" }, env, "iccid"),
     sendTimeoutSeconds: pick(Seconds, flags.sendTimeout, { flag: "--send-timeout", env: "ICCID_SEND_TIMEOUT" }, env, 30),
     unsentLimitMib: pick(Mebibytes, flags.unsentLimit, { flag: "--unsent-limit", env: "ICCID_UNSENT_LIMIT_MB" }, env, 64),
+    auditRetentionDays: pick(Days, flags.auditRetentionDays, { flag: "--audit-retention-days", env: "ICCID_AUDIT_RETENTION_DAYS" }, env, 365),
   };
 }

@@ -22,8 +22,8 @@ export interface CallingCodeTable {
 /**
  * Calling code → countries from libphonenumber-js metadata. Assigned codes do not overlap as prefixes, so
  * trying 1, 2 then 3 digits finds the one code. Codes are found by their digits' value in a table per
- * length: this runs for every ICCID without a known issuer, and cutting and hashing a substring for
- * each length tried cost more than the rest of its decode.
+ * length: this runs for every ICCID without a known issuer, so no substring is cut or hashed for each
+ * length tried.
  */
 export function callingCodeTable(): CallingCodeTable {
   const byCode = new Map<string, readonly string[]>();

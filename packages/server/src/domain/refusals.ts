@@ -1,4 +1,4 @@
-import type { ProblemCode, SubscriptionStatus } from "@iccid/core";
+import type { KeyScope, ProblemCode, SubscriptionStatus } from "@iccid/core";
 import type { RateLimitState } from "./rate-limit-state.js";
 
 /**
@@ -18,13 +18,14 @@ export abstract class Refusal extends Error {
 }
 
 /** Why an API key was not accepted. `missing` and `malformed` are decided without asking the store. */
-export type KeyRejection = "missing" | "malformed" | "unknown" | "revoked";
+export type KeyRejection = "missing" | "malformed" | "unknown" | "revoked" | "expired";
 
 const KEY_REJECTION_CODES = {
   missing: "missing_api_key",
   malformed: "invalid_api_key",
   unknown: "invalid_api_key",
   revoked: "revoked_api_key",
+  expired: "expired_api_key",
 } as const satisfies Record<KeyRejection, ProblemCode>;
 
 const KEY_REJECTION_WORDS: Record<KeyRejection, string> = {
@@ -32,6 +33,7 @@ const KEY_REJECTION_WORDS: Record<KeyRejection, string> = {
   malformed: "the API key is malformed",
   unknown: "the API key is not known",
   revoked: "the API key was revoked",
+  expired: "the API key has expired",
 };
 
 export class KeyRejected extends Refusal {
@@ -40,6 +42,32 @@ export class KeyRejected extends Refusal {
   constructor(readonly reason: KeyRejection) {
     super(KEY_REJECTION_WORDS[reason]);
     this.code = KEY_REJECTION_CODES[reason];
+  }
+}
+
+/** The key works but was not given the scope this request needs; nothing was charged. */
+export class InsufficientScope extends Refusal {
+  readonly code = "insufficient_scope";
+
+  constructor(readonly scope: KeyScope) {
+    super(`the API key lacks the ${scope} scope`);
+  }
+}
+
+/** Why a key cannot be rolled: only a working key that was not rolled already can be. */
+export type RollRefusal = "revoked" | "expired" | "rolled_already";
+
+const ROLL_REFUSAL_WORDS: Record<RollRefusal, string> = {
+  revoked: "the API key was revoked",
+  expired: "the API key has expired",
+  rolled_already: "the API key was rolled already",
+};
+
+export class KeyNotRollable extends Refusal {
+  readonly code = "key_not_rollable";
+
+  constructor(readonly reason: RollRefusal) {
+    super(`${ROLL_REFUSAL_WORDS[reason]}: it cannot be rolled`);
   }
 }
 

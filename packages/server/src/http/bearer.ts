@@ -1,3 +1,4 @@
+import type { KeyScope } from "@iccid/core";
 import type { Middleware } from "koa";
 import { SubscriptionInactive } from "../domain/refusals.js";
 import type { AccountRateLimiter } from "../limits/rate-limit.js";
@@ -10,12 +11,12 @@ export function presentedKey(authorization: string): string {
 }
 
 /**
- * The Bearer pipeline: key → subscription → rate limit. `spend: false` reads the rate state without using
+ * The Bearer pipeline: key (known, working, with the route's scope) → subscription → rate limit. `spend: false` reads the rate state without using
  * a request (usage reads), so the RateLimit fields are on every answer an account gets.
  */
-export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { spend }: { spend: boolean }): Middleware<AppState> {
+export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { spend, scope }: { spend: boolean; scope: KeyScope }): Middleware<AppState> {
   return async (ctx, next) => {
-    const grant = await apiKeys.authenticate(presentedKey(ctx.get("Authorization")));
+    const grant = await apiKeys.authenticate(presentedKey(ctx.get("Authorization")), scope);
     const accountId = grant.account.id;
     if (grant.subscription.status !== "active") {
       // The account is known, so it is told its rate state even though this request is refused.

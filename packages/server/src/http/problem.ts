@@ -4,6 +4,7 @@ export interface ProblemExtras {
   errors?: FieldError[];
   retry_after?: number;
   resets_at?: string;
+  required_scope?: string;
   /** Response headers that belong to this answer (Retry-After, Allow, WWW-Authenticate). */
   headers?: Record<string, string>;
 }

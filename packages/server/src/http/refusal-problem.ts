@@ -1,6 +1,8 @@
 import {
   InvalidCredentials,
+  InsufficientScope,
   InvalidInput,
+  KeyNotRollable,
   KeyRejected,
   NotFound,
   QuotaExceeded,
@@ -10,6 +12,7 @@ import {
   type Missing,
   type RateBudget,
   type Refusal,
+  type RollRefusal,
 } from "../domain/refusals.js";
 import { rfc3339 } from "../time.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
@@ -25,6 +28,13 @@ const KEY_DETAILS: Record<KeyRejection, string> = {
   malformed: "The API key is malformed.",
   unknown: "The API key is not known.",
   revoked: "The API key was revoked.",
+  expired: "The API key has expired.",
+};
+
+const ROLL_DETAILS: Record<RollRefusal, string> = {
+  revoked: "The API key was revoked; create a new one instead.",
+  expired: "The API key has expired; create a new one instead.",
+  rolled_already: "The API key was rolled already; roll its successor instead.",
 };
 
 // Never the looked-up value itself: the client sent it and gains nothing from having it echoed.
@@ -50,6 +60,14 @@ export function problemForRefusal(refusal: Refusal): HttpProblem {
     const challenge = refusal.reason === "missing" ? CHALLENGE : INVALID_TOKEN;
     return new HttpProblem(refusal.code, KEY_DETAILS[refusal.reason], { headers: { "WWW-Authenticate": challenge } });
   }
+  if (refusal instanceof InsufficientScope) {
+    // RFC 6750 §3.1: the scope the token lacks, in the challenge too.
+    return new HttpProblem(refusal.code, `The API key lacks the ${refusal.scope} scope.`, {
+      required_scope: refusal.scope,
+      headers: { "WWW-Authenticate": `Bearer realm="iccid", error="insufficient_scope", scope="${refusal.scope}"` },
+    });
+  }
+  if (refusal instanceof KeyNotRollable) return new HttpProblem(refusal.code, ROLL_DETAILS[refusal.reason]);
   if (refusal instanceof SubscriptionInactive) {
     return new HttpProblem(refusal.code, `The account's subscription is ${refusal.status}.`);
   }

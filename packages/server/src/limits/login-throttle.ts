@@ -1,6 +1,6 @@
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
 import { RateLimited } from "../domain/refusals.js";
-import type { LimiterFactory } from "./rate-limit.js";
+import type { Limiter, LimiterFactory } from "./rate-limit.js";
 
 /**
  * Counts sign-in attempts per email and per client IP. Each attempt takes its point atomically BEFORE the
@@ -9,8 +9,8 @@ import type { LimiterFactory } from "./rate-limit.js";
  * clears the email's count and gives the IP its point back, so only failures use them up.
  */
 export class LoginThrottle {
-  readonly #byEmail: RateLimiterAbstract;
-  readonly #byIp: RateLimiterAbstract;
+  readonly #byEmail: Limiter;
+  readonly #byIp: Limiter;
 
   constructor(factory: LimiterFactory, perEmail: number, perIp: number, windowSeconds: number) {
     this.#byEmail = factory(perEmail, windowSeconds, "login:email");

@@ -1,10 +1,22 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { RateLimited, type RateBudget } from "../domain/refusals.js";
 import type { Plan } from "../store/store.js";
 
+/**
+ * A budget of points per window for each key, as the services spend it: rate-limiter-flexible's limiters
+ * in memory (RateLimiterMemory) and the Redis limiter (redis-limiter.ts) both are one. `consume` rejects
+ * with the RateLimiterRes it leaves when that is past the budget.
+ */
+export interface Limiter {
+  consume(key: string, points?: number): Promise<RateLimiterRes>;
+  reward(key: string, points?: number): Promise<RateLimiterRes>;
+  get(key: string): Promise<RateLimiterRes | null>;
+  delete(key: string): Promise<boolean>;
+}
+
 /** Makes a limiter of `points` per `durationSeconds`; `keyPrefix` keeps limiters' counters apart. */
-export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix: string) => RateLimiterAbstract;
+export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix: string) => Limiter;
 
 /** Counters in this process: right for one instance. */
 export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
@@ -15,13 +27,13 @@ export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
  * (limit, window), built on first use, so changing a plan takes effect without a restart.
  */
 export class AccountRateLimiter {
-  readonly #limiters = new Map<string, RateLimiterAbstract>();
+  readonly #limiters = new Map<string, Limiter>();
   /** Each plan row's limiter, found without spelling its id on every request (grants share their plan's row). */
-  readonly #ofPlan = new WeakMap<Plan, RateLimiterAbstract>();
+  readonly #ofPlan = new WeakMap<Plan, Limiter>();
 
   constructor(private readonly factory: LimiterFactory = memoryLimiters) {}
 
-  #limiter(plan: Plan): RateLimiterAbstract {
+  #limiter(plan: Plan): Limiter {
     let limiter = this.#ofPlan.get(plan);
     if (limiter) return limiter;
     const id = `${plan.rate_limit}/${plan.window_seconds}`;
@@ -52,7 +64,7 @@ export class AccountRateLimiter {
  * `RateLimited` carrying that state, so the account is told its RateLimit fields.
  */
 export async function consumeOrRefuse(
-  limiter: RateLimiterAbstract,
+  limiter: Limiter,
   key: string,
   budget: RateBudget,
   limit: number,

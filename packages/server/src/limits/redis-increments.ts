@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { afterTwoTurns } from "../grouping-window.js";
+import { afterTwoTurns } from "../store/group-commit/grouping-window.js";
 
 /** A counter's state after an increment: the points consumed in its window, and the ms until the window ends. */
 export type Counted = [consumed: number, msBeforeNext: number];
@@ -35,7 +35,7 @@ end
 return answers`;
 
 /**
- * Rate-limit increments gathered over two turns of the event loop (grouping-window.ts) and sent to Redis
+ * Rate-limit increments gathered over two turns of the event loop (store/group-commit/grouping-window.ts) and sent to Redis
  * as ONE script call: a busy account's requests of those turns move its counter once (one command, one
  * script run, one answer to parse) instead of once each. The script is atomic, so each request is then given the count it would have
  * seen alone, in arrival order (the one before it saw one point less): limits and the RateLimit fields stay

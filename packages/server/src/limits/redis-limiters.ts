@@ -1,33 +1,22 @@
 import { Redis } from "ioredis";
-import { RateLimiterMemory } from "rate-limiter-flexible";
-import { BatchedRedisLimiter } from "./batched-redis-limiter.js";
 import type { LimiterFactory } from "./rate-limit.js";
 import { RedisIncrements } from "./redis-increments.js";
 import { RedisLeases } from "./redis-leases.js";
+import { RedisLimiter } from "./redis-limiter.js";
 
 /**
  * Counters in Redis, shared by every instance, so a plan's limit holds across all of them and the
  * RateLimit fields agree whichever instance answers. If Redis cannot be reached, each instance falls back
  * to its own in-memory limiter (the insurance limiter) rather than failing requests. The counters moved in
- * one grouping window (grouping-window.ts), by every limiter made here, go to Redis as one command
- * (redis-increments.ts); a limit of 1,000 or more is served from points leased from Redis ahead of
- * the requests (redis-leases.ts, which states the bounds that come with it). Every key starts with
+ * one grouping window (store/group-commit/grouping-window.ts), by every limiter made here, go to Redis as
+ * one script call (redis-increments.ts); a limit of 1,000 or more is served from points leased from Redis
+ * ahead of the requests (redis-leases.ts, which states the bounds that come with it). Every key starts with
  * `namespace:` (the operator's --redis-prefix), so programs sharing one Redis never touch each other's keys.
  */
 export function redisLimiters(redis: Redis, namespace = "iccid"): LimiterFactory {
-  const leases = new RedisLeases(new RedisIncrements(redis));
-  return (points, duration, keyPrefix) =>
-    new BatchedRedisLimiter(
-      {
-        storeClient: redis,
-        points,
-        duration,
-        keyPrefix: `${namespace}:${keyPrefix}`,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
-      },
-      leases,
-    );
+  const increments = new RedisIncrements(redis);
+  const shared = { redis, increments, leases: new RedisLeases(increments) };
+  return (points, duration, keyPrefix) => new RedisLimiter(shared, points, duration, `${namespace}:${keyPrefix}`, keyPrefix);
 }
 
 /**

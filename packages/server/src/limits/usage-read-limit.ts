@@ -1,5 +1,4 @@
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { consumeOrRefuse, type LimiterFactory } from "./rate-limit.js";
+import { consumeOrRefuse, type Limiter, type LimiterFactory } from "./rate-limit.js";
 
 /**
  * Usage reads have a budget of their own per account (policy "usage"), apart from the plan's request rate
@@ -7,7 +6,7 @@ import { consumeOrRefuse, type LimiterFactory } from "./rate-limit.js";
  * lookups. Over it, a `RateLimited` refusal of the "usage_reads" budget, with the state to tell the account.
  */
 export class UsageReadLimit {
-  readonly #limiter: RateLimiterAbstract;
+  readonly #limiter: Limiter;
 
   constructor(
     factory: LimiterFactory,

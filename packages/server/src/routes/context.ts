@@ -2,6 +2,7 @@ import type { DecoderSource } from "../decode/live-decoder.js";
 import type { AccountRateLimiter } from "../limits/rate-limit.js";
 import type { UsageReadLimit } from "../limits/usage-read-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
+import type { AuditTrail } from "../services/audit-trail.js";
 import type { Lookups } from "../services/lookups.js";
 import type { Readiness } from "../services/readiness.js";
 import type { Sessions } from "../services/sessions.js";
@@ -16,6 +17,7 @@ export interface RouteServices {
   /** An IccidDecoder, or a LiveDecoder that follows the custom prefixes. */
   decoder: DecoderSource;
   apiKeys: ApiKeys;
+  audit: AuditTrail;
   limiter: AccountRateLimiter;
   usageReads: UsageReadLimit;
   lookups: Lookups;

@@ -8,7 +8,15 @@ import type { Route, RouteHandler } from "./route.js";
 
 // What each guard, and reading a body or a query, can refuse with: the document lists these for every
 // route that has them, so a route declares only the problems of its own making.
-const API_KEY_PROBLEMS: ProblemCode[] = ["missing_api_key", "invalid_api_key", "revoked_api_key", "no_active_subscription", "rate_limited"];
+const API_KEY_PROBLEMS: ProblemCode[] = [
+  "missing_api_key",
+  "invalid_api_key",
+  "revoked_api_key",
+  "expired_api_key",
+  "insufficient_scope",
+  "no_active_subscription",
+  "rate_limited",
+];
 const SESSION_PROBLEMS: ProblemCode[] = ["not_authenticated"];
 const CSRF_PROBLEMS: ProblemCode[] = ["csrf_rejected"];
 const BODY_PROBLEMS: ProblemCode[] = ["payload_too_large", "unsupported_media_type", "invalid_input", "malformed_json"];
@@ -23,7 +31,7 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
   if (route.csrf) chain.push(csrfGuard());
   switch (route.auth.kind) {
     case "apiKey":
-      chain.push(bearer(s.apiKeys, s.limiter, { spend: route.auth.spend }));
+      chain.push(bearer(s.apiKeys, s.limiter, route.auth));
       break;
     case "session":
       chain.push(requireSession(s.sessions));

@@ -4,7 +4,7 @@ import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
 // Both spend a request of the rate limit, and quota for what they answer.
-const spend = { kind: "apiKey", spend: true } as const;
+const spend = { kind: "apiKey", spend: true, scope: "lookup" } as const;
 
 export const iccidRoutes: Route[] = [
   defineRoute({

@@ -1,5 +1,6 @@
-import { CreatedKey, CreateKeyRequest, KeyList } from "@iccid/core";
+import { CreatedKey, CreateKeyRequest, KeyList, RollKeyRequest } from "@iccid/core";
 import { parseInput, readJson } from "../http/json-body.js";
+import { sessionOrigin } from "./audit-origin.js";
 import { defineRoute, type Route } from "./route.js";
 
 // API keys are managed from the account page: by session, and guarded against cross-site changes.
@@ -20,14 +21,17 @@ export const keyRoutes: Route[] = [
     method: "post",
     path: "/api/v1/keys",
     summary: "Create an API key (the secret is shown once)",
+    description:
+      "scopes defaults to every scope (lookup, usage:read); expires_at, if given, must be in the future and at " +
+      "most 5 years ahead (422 invalid_input naming it otherwise).",
     auth: session,
     csrf: true,
     body: { schema: CreateKeyRequest, required: false },
     response: { status: 201, description: "Created", schema: CreatedKey },
     handler: (s) => async (ctx) => {
-      // The body is optional: no body means a key without a name.
-      const { name } = parseInput(CreateKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
-      ctx.body = await s.apiKeys.create(ctx.state.session.account.id, name ?? null);
+      // The body is optional: no body means a key without a name, with every scope, that never expires.
+      const { name, scopes, expires_at } = parseInput(CreateKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
+      ctx.body = await s.apiKeys.create(ctx.state.session.account.id, name ?? null, { scopes, expiresAt: expires_at, origin: sessionOrigin(ctx) });
     },
   }),
   defineRoute({
@@ -40,7 +44,24 @@ export const keyRoutes: Route[] = [
     problems: ["not_found"],
     handler: (s) => async (ctx) => {
       // Revoking twice is fine (204 again); another account's key and an unknown id are both NotFound.
-      await s.apiKeys.revoke(ctx.state.session.account.id, ctx.params.id!);
+      await s.apiKeys.revoke(ctx.state.session.account.id, ctx.params.id!, sessionOrigin(ctx));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/api/v1/keys/:id/roll",
+    summary: "Roll an API key: a new key with its name and scopes; the old one works until the grace period ends",
+    description:
+      "Answers the new key, its secret shown once. The old key keeps working for grace_seconds (default 0), then " +
+      "answers 401 expired_api_key. A revoked, expired or already rolled key is 409 key_not_rollable.",
+    auth: session,
+    csrf: true,
+    body: { schema: RollKeyRequest, required: false },
+    response: { status: 201, description: "The new key", schema: CreatedKey },
+    problems: ["not_found", "key_not_rollable"],
+    handler: (s) => async (ctx) => {
+      const { grace_seconds } = parseInput(RollKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
+      ctx.body = await s.apiKeys.roll(ctx.state.session.account.id, ctx.params.id!, grace_seconds ?? 0, sessionOrigin(ctx));
     },
   }),
 ];

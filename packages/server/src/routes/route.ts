@@ -1,4 +1,4 @@
-import type { ProblemCode } from "@iccid/core";
+import type { KeyScope, ProblemCode } from "@iccid/core";
 import type { Middleware } from "koa";
 import type { z } from "zod";
 import type { AppState } from "../http/state.js";
@@ -9,8 +9,11 @@ export type HttpMethod = "get" | "post" | "delete";
 /** Who may call an endpoint, and with what credential. */
 export type RouteAuth =
   | { kind: "none" }
-  /** A Bearer API key, its active subscription and the rate limit; `spend: false` only reads the rate state. */
-  | { kind: "apiKey"; spend: boolean }
+  /**
+   * A Bearer API key with `scope`, its active subscription and the rate limit; `spend: false` only reads
+   * the rate state.
+   */
+  | { kind: "apiKey"; spend: boolean; scope: KeyScope }
   /** The account page's session cookie. */
   | { kind: "session" };
 

@@ -15,7 +15,7 @@ export const sessionRoutes: Route[] = [
     problems: ["invalid_credentials", "rate_limited"],
     handler: (s) => async (ctx) => {
       const { email, password } = parseInput(LoginRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      const { secret, active } = await s.sessions.login(email, password, ctx.ip);
+      const { secret, active } = await s.sessions.login(email, password, ctx.ip, ctx.get("User-Agent") || null);
       setSessionCookie(ctx, secret, s.sessions.expiresAt(active.session));
       ctx.body = s.sessions.toBody(active);
     },
@@ -38,7 +38,7 @@ export const sessionRoutes: Route[] = [
     csrf: true,
     response: { status: 204, description: "Signed out" },
     handler: (s) => async (ctx) => {
-      await s.sessions.logout(ctx.state.session);
+      await s.sessions.logout(ctx.state.session, { ip: ctx.ip, userAgent: ctx.get("User-Agent") || null });
       setSessionCookie(ctx, null);
     },
   }),

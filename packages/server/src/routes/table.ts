@@ -1,5 +1,6 @@
 import { accountPageRoutes } from "./account-page.js";
 import { accountUsageRoute } from "./account-usage.js";
+import { auditRoute } from "./audit.js";
 import { iccidRoutes } from "./iccid.js";
 import { keyRoutes } from "./keys.js";
 import { errorsPageRoute } from "./errors-page.js";
@@ -21,6 +22,7 @@ export const ROUTE_TABLE: readonly Route[] = [
   accountUsageRoute,
   ...sessionRoutes,
   ...keyRoutes,
+  auditRoute,
   ...accountPageRoutes,
   errorsPageRoute,
 ];

@@ -10,7 +10,7 @@ export const usageRoute = defineRoute({
     "Spends neither quota nor rate limit. Usage is counted by the hour: a from or to given must be on a whole " +
     "hour (422 invalid_input naming it otherwise), and the window [from, to) is then counted exactly.",
   // Reading usage spends neither quota nor rate: it must work when both are used up.
-  auth: { kind: "apiKey", spend: false },
+  auth: { kind: "apiKey", spend: false, scope: "usage:read" },
   query: UsageQuery,
   budget: "usage_reads",
   response: { status: 200, description: "Usage", schema: Usage },

@@ -2,16 +2,19 @@ import { EMAIL_PATTERN, type SubscriptionStatus } from "@iccid/core";
 import { hashPassword } from "../auth/passwords.js";
 import { newId } from "../auth/secrets.js";
 import { EmailTaken, InvalidInput, NotFound } from "../domain/refusals.js";
-import type { Account, AccountStore, Plan } from "../store/store.js";
+import { SYSTEM_ORIGIN, type AuditOrigin } from "../domain/audit-origin.js";
+import type { Account, AccountStore, AuditStore, Plan } from "../store/store.js";
 import type { Clock } from "../time.js";
+import { AuditTrail } from "./audit-trail.js";
 
 const MIN_PASSWORD_LENGTH = 8;
 
 /** Accounts and their subscriptions (operator commands and the first-start bootstrap). */
 export class Accounts {
   constructor(
-    private readonly store: AccountStore,
+    private readonly store: AccountStore & AuditStore,
     private readonly clock: Clock,
+    private readonly audit = new AuditTrail(store, clock),
   ) {}
 
   async create(input: { email: string; password: string; plan: string; status?: SubscriptionStatus }): Promise<Account> {
@@ -40,19 +43,28 @@ export class Accounts {
   }
 
   /** Moves the account to another existing plan; its period and usage so far stay as they are. */
-  async changePlan(email: string, planName: string): Promise<Plan> {
+  async changePlan(email: string, planName: string, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<Plan> {
     const account = await this.byEmail(email);
     const plan = await this.store.getPlan(planName);
     if (!plan) throw new NotFound("plan", planName);
     await this.store.setSubscription(account.id, { plan: plan.name });
+    await this.audit.record(account.id, "plan.changed", origin);
     return plan;
   }
 
+  /** Sets the subscription's status (active, canceled, past due). */
+  async setStatus(email: string, status: SubscriptionStatus, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<void> {
+    const account = await this.byEmail(email);
+    await this.store.setSubscription(account.id, { status });
+    await this.audit.record(account.id, "subscription.changed", origin);
+  }
+
   /** Sets a new password and signs the account out everywhere. */
-  async resetPassword(email: string, password: string): Promise<void> {
+  async resetPassword(email: string, password: string, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<void> {
     assertPassword(password);
     const account = await this.byEmail(email);
     await this.store.setPasswordHash(account.id, await hashPassword(password));
+    await this.audit.record(account.id, "password.changed", origin);
   }
 }
 

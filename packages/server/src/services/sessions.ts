@@ -4,8 +4,9 @@ import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
 import { InvalidCredentials } from "../domain/refusals.js";
 import type { LoginThrottle } from "../limits/login-throttle.js";
-import type { Account, AccountStore, CredentialStore, SessionRow } from "../store/store.js";
+import type { Account, AccountStore, AuditStore, CredentialStore, SessionRow } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
+import { AuditTrail } from "./audit-trail.js";
 
 // A session's last_seen_at moves at most once a minute: sliding expiry without a write per request.
 const TOUCH_INTERVAL_MS = 60_000;
@@ -27,23 +28,33 @@ function signInThrottleKey(email: string, account: Account | undefined): string 
   return account ? `${email}#${sha256Hex(account.password_hash).slice(0, 16)}` : email;
 }
 
+/** A session's id in the audit trail: derived from the stored hash, so it reveals nothing of the cookie. */
+export function sessionId(hash: string): string {
+  return `ses_${sha256Hex(hash).slice(0, 20)}`;
+}
+
 /** Web sessions: a random secret in the cookie, only its SHA-256 in the store; sliding and absolute expiry. */
 export class Sessions {
   constructor(
-    private readonly store: CredentialStore & AccountStore,
+    private readonly store: CredentialStore & AccountStore & AuditStore,
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
     private readonly idleMs: number,
     private readonly maxMs: number,
+    private readonly audit = new AuditTrail(store, clock),
   ) {}
 
-  /** Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong). */
-  async login(email: string, password: string, ip: string): Promise<{ secret: string; active: ActiveSession }> {
+  /**
+   * Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong).
+   * The account's audit trail gets session.created, or session.failed for a wrong password.
+   */
+  async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<{ secret: string; active: ActiveSession }> {
     const account = await this.store.findAccountByEmail(email);
     const throttleKey = signInThrottleKey(email, account);
     await this.throttle.attempt(throttleKey, ip);
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
     const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
+    if (account && !ok) await this.audit.record(account.id, "session.failed", { actor: { type: "session" }, ip, userAgent });
     if (!account || !ok) throw new InvalidCredentials();
     await this.throttle.succeeded(throttleKey, ip);
     const secret = randomBytes(32).toString("base64url");
@@ -58,6 +69,7 @@ export class Sessions {
     await this.store.insertSession(session);
     // Expired sessions would otherwise stay until someone presented them; a sign-in sweeps them away.
     await this.store.deleteExpiredSessions(now, this.idleMs);
+    await this.audit.record(account.id, "session.created", { actor: { type: "session", id: sessionId(session.hash) }, ip, userAgent });
     return { secret, active: { session, account, hash: session.hash } };
   }
 
@@ -79,8 +91,9 @@ export class Sessions {
     return { ...found, hash };
   }
 
-  async logout(active: ActiveSession): Promise<void> {
+  async logout(active: ActiveSession, origin: { ip: string; userAgent: string | null }): Promise<void> {
     await this.store.deleteSession(active.hash);
+    await this.audit.record(active.account.id, "session.ended", { actor: { type: "session", id: sessionId(active.hash) }, ...origin });
   }
 
   /** When the session ends unless used again: the earlier of the idle and absolute expiries (epoch ms). */

@@ -3,7 +3,7 @@ import { GrantCache } from "./grant-cache.js";
 import type { KeyGrant } from "./store.js";
 
 const grant = (keyId: string): KeyGrant => ({
-  key: { id: keyId, account_id: "acc", name: null, prefix: "iccid_ab", last4: "wxyz", hash: `h-${keyId}`, created_at: 0, last_used_at: null, revoked_at: null },
+  key: { id: keyId, account_id: "acc", name: null, prefix: "iccid_ab", last4: "wxyz", hash: `h-${keyId}`, created_at: 0, last_used_at: null, revoked_at: null, scopes: ["lookup"], expires_at: null, replaced_by: null },
   account: { id: "acc", email: "a@example.test", password_hash: "x", created_at: 0 },
   subscription: { account_id: "acc", status: "active", plan: "standard", period_anchor: 0 },
   plan: { name: "standard", rate_limit: 10, window_seconds: 60, monthly_lookups: 100 },

@@ -1,3 +1,4 @@
+import type { KeyScope } from "@iccid/core";
 import type { Account, ApiKeyRow, KeyGrant, Plan, SessionRow, Subscription } from "./store.js";
 
 // The joined reads of the store, and how their flat rows become the store's types.
@@ -5,6 +6,7 @@ import type { Account, ApiKeyRow, KeyGrant, Plan, SessionRow, Subscription } fro
 /** The key, its account, subscription and plan in one read: everything the Bearer pipeline needs. */
 export const GRANT_BY_HASH_SQL =
   `SELECT k.id, k.account_id, k.name, k.prefix, k.last4, k.hash, k.created_at, k.last_used_at, k.revoked_at,
+          k.scopes, k.expires_at, k.replaced_by,
           a.email, a.password_hash, a.created_at AS account_created_at,
           s.status, s.plan, s.period_anchor,
           pl.rate_limit, pl.window_seconds, pl.monthly_lookups
@@ -14,7 +16,19 @@ export const GRANT_BY_HASH_SQL =
    JOIN plans pl ON pl.name = s.plan
    WHERE k.hash = ?`;
 
-export type GrantRow = ApiKeyRow &
+/** An api_keys row as read: scopes space-separated. */
+export type KeyTableRow = Omit<ApiKeyRow, "scopes"> & { scopes: string };
+
+export function keyFromRow(row: KeyTableRow): ApiKeyRow {
+  return { ...row, scopes: row.scopes.split(" ") as KeyScope[] };
+}
+
+/** How a key's scopes are stored. */
+export function storedScopes(scopes: readonly KeyScope[]): string {
+  return scopes.join(" ");
+}
+
+export type GrantRow = KeyTableRow &
   Pick<Account, "email" | "password_hash"> &
   Omit<Subscription, "account_id"> &
   Omit<Plan, "name"> & { account_created_at: number };
@@ -23,7 +37,7 @@ export function grantFromRow(row: GrantRow): KeyGrant {
   const { email, password_hash, account_created_at, status, plan, period_anchor, rate_limit, window_seconds,
     monthly_lookups, ...key } = row;
   return {
-    key,
+    key: keyFromRow(key),
     account: { id: key.account_id, email, password_hash, created_at: account_created_at },
     subscription: { account_id: key.account_id, status, plan, period_anchor },
     plan: { name: plan, rate_limit, window_seconds, monthly_lookups },

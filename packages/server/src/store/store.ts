@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from "@iccid/core";
+import type { AuditAction, KeyScope, SubscriptionStatus } from "@iccid/core";
 import type { DumpRow } from "./tables.js";
 
 // Times are epoch milliseconds throughout the store (BIGINT-friendly, no time-zone parsing on hot paths).
@@ -36,6 +36,12 @@ export interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** What the key may do (stored space-separated). */
+  scopes: readonly KeyScope[];
+  /** When the key stops working; for a rolled key, the end of its grace period. */
+  expires_at: number | null;
+  /** The id of the key that replaced this one when it was rolled. */
+  replaced_by: string | null;
 }
 
 /** Everything the Bearer pipeline needs about a key, read in one query. */
@@ -88,6 +94,32 @@ export interface UsageRow {
 
 export type RevokeOutcome = "revoked" | "already_revoked" | "not_found";
 
+/** A roll happened, or why not: no such key of the account's, or one that may not be rolled. */
+export type RollOutcome = "rolled" | "not_found" | "revoked" | "expired" | "rolled_already";
+
+/** One audit event as stored. Never a secret, a password or a key's value. */
+export interface AuditRow {
+  id: string;
+  /** The account it concerns; null for server-wide actions (prefix imports). */
+  account_id: string | null;
+  at: number;
+  action: AuditAction;
+  actor_type: "session" | "operator" | "system";
+  actor_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  target: string | null;
+}
+
+/** Which events to read, newest first: `before` is the (at, id) of the last event of the page before. */
+export interface AuditFilter {
+  /** One account's events; absent: every event, server-wide ones included. */
+  accountId?: string;
+  since?: number;
+  before?: { at: number; id: string };
+  limit: number;
+}
+
 /** Opening, closing and probing the store. */
 export interface StoreLifecycle {
   migrate(): Promise<void>;
@@ -120,12 +152,25 @@ export interface CredentialStore {
   findKeyGrant(hash: string): Promise<KeyGrant | undefined>;
   listKeys(accountId: string): Promise<ApiKeyRow[]>;
   revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome>;
+  /**
+   * Replaces a working key with `successor`, in one transaction: the old key stops at `oldKeyExpiresAt`
+   * (or its own earlier expiry). Of two rolls of one key at once, exactly one succeeds.
+   */
+  rollKey(accountId: string, keyId: string, successor: ApiKeyRow, oldKeyExpiresAt: number, at: number): Promise<RollOutcome>;
   touchKey(keyId: string, at: number): Promise<void>;
   insertSession(session: SessionRow): Promise<void>;
   findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined>;
   touchSession(hash: string, at: number): Promise<void>;
   deleteSession(hash: string): Promise<void>;
   deleteExpiredSessions(now: number, idleMs: number): Promise<number>;
+}
+
+/** The audit trail: who did what to an account, from where. */
+export interface AuditStore {
+  insertAuditEvent(event: AuditRow): Promise<void>;
+  auditEvents(filter: AuditFilter): Promise<AuditRow[]>;
+  /** Deletes the events older than `at`; answers how many there were. */
+  deleteAuditEventsBefore(at: number): Promise<number>;
 }
 
 /** The operator's own issuer prefixes, which the decoder follows. */
@@ -162,4 +207,4 @@ export interface DataMove {
  * The persistence boundary, by role. Async so that a networked store (PostgreSQL) fits beside the
  * embedded SQLite one without touching the services above it.
  */
-export interface Store extends StoreLifecycle, AccountStore, CredentialStore, PrefixStore, MeterStore, DataMove {}
+export interface Store extends StoreLifecycle, AccountStore, CredentialStore, AuditStore, PrefixStore, MeterStore, DataMove {}

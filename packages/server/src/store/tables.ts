@@ -6,11 +6,14 @@ export const TABLES = {
   plans: ["name", "rate_limit", "window_seconds", "monthly_lookups"],
   accounts: ["id", "email", "password_hash", "created_at"],
   subscriptions: ["account_id", "status", "plan", "period_anchor"],
-  api_keys: ["id", "account_id", "name", "prefix", "last4", "hash", "created_at", "last_used_at", "revoked_at"],
+  api_keys: [
+    "id", "account_id", "name", "prefix", "last4", "hash", "created_at", "last_used_at", "revoked_at", "scopes", "expires_at", "replaced_by",
+  ],
   sessions: ["hash", "account_id", "created_at", "last_seen_at", "expires_at"],
   custom_prefixes: ["prefix", "name", "country_iso2"],
   quota_counters: ["account_id", "period_start", "used"],
   usage_counters: ["account_id", "bucket_start", "key_id", "requests", "lookups"],
+  audit_events: ["id", "account_id", "at", "action", "actor_type", "actor_id", "ip", "user_agent", "target"],
 } as const;
 
 export type TableName = keyof typeof TABLES;
@@ -20,6 +23,16 @@ export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 export interface DumpRow {
   table: TableName;
   row: Record<string, string | number | null>;
+}
+
+/** Values for columns an export from an older schema lacks: a key from before scopes had every scope. */
+const ADDED_COLUMN_DEFAULTS: Partial<Record<TableName, Record<string, string>>> = {
+  api_keys: { scopes: "lookup usage:read" },
+};
+
+/** The INSERT's parameters for one dumped row, in TABLES order. */
+export function restoreParams({ table, row }: DumpRow): Array<string | number | null> {
+  return TABLES[table].map((c) => row[c] ?? ADDED_COLUMN_DEFAULTS[table]?.[c] ?? null);
 }
 
 /**

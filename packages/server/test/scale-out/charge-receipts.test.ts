@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Accounts } from "../../src/services/accounts.js";
-import { claimReceipt } from "../../src/store/postgres/charge-receipts.js";
+import { claimReceipt } from "../../src/store/group-commit/charge-receipts.js";
 import { PgStore } from "../../src/store/postgres/pg-store.js";
 import type { Charge } from "../../src/store/store.js";
 import { systemClock } from "../../src/time.js";

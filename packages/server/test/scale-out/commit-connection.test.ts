@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreUnavailable } from "../../src/store/errors.js";
-import { CommitConnection } from "../../src/store/postgres/commit-connection.js";
+import { CommitConnection } from "../../src/store/group-commit/commit-connection.js";
 import { numberArray, textArray, uuidArray } from "../../src/store/postgres/pg-arrays.js";
 
 // The group commit's own connection (commit-connection.ts): a named statement parsed once per connection,

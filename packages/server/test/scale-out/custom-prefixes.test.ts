@@ -54,6 +54,6 @@ it("applies imported and removed custom prefixes on every instance without a res
     await eventually(async () => expect(await issuerOn(server)).toMatchObject({ name: "Shared MVNO", origin: "custom" }));
   }
 
-  expect(run(["issuers", "remove", "894410"]).stdout).toMatch(/removed 1 prefixes/);
+  expect(run(["issuers", "remove", "894410"]).stdout).toMatch(/removed 1 prefix;/);
   for (const server of servers) await eventually(async () => expect((await issuerOn(server)).origin).toBe("itu-e118"));
 });

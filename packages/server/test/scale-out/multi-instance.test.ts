@@ -104,6 +104,40 @@ describe("three instances on one PostgreSQL and one Redis", () => {
     }
   });
 
+  it("a key rolled on one instance is refused by the others once its grace ends; one past expires_at by every instance", async () => {
+    await instances[0]!.store.upsertPlan({ name: "roomy", rate_limit: 10_000, window_seconds: 60, monthly_lookups: 1_000_000 });
+    const password = "roller-long-password";
+    const roller = await new Accounts(instances[0]!.store, systemClock).create({ email: "roller@example.test", password, plan: "roomy" });
+    const cookie = sessionCookie(await call(urls()[0]!, "POST", "/api/v1/session", { body: { email: roller.email, password } }));
+    const lookup = (url: string, key: string) => call(url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
+    // Expires in 3 s: every instance caches its grant before, and refuses it after, on its next request.
+    const expiring = (await call(urls()[1]!, "POST", "/api/v1/keys", { cookie, body: { expires_at: new Date(Date.now() + 3_000).toISOString() } })).body;
+    const rolling = (await call(urls()[1]!, "POST", "/api/v1/keys", { cookie, body: { name: "rolled" } })).body;
+    for (let round = 0; round < 2; round++) {
+      for (const url of urls()) {
+        expect((await lookup(url, expiring.key)).status).toBe(200);
+        expect((await lookup(url, rolling.key)).status).toBe(200);
+      }
+    }
+
+    const rolled = await call(urls()[0]!, "POST", `/api/v1/keys/${rolling.id}/roll`, { cookie, body: { grace_seconds: 0 } });
+    expect(rolled.status).toBe(201);
+    const rolledAt = performance.now();
+    expect((await lookup(urls()[0]!, rolling.key)).body.code).toBe("expired_api_key");
+    // The roll reaches the others as a revocation does: by notice, within the bound at most.
+    const seen: Array<{ sentAfterMs: number; code: string | undefined }> = [];
+    const sentLate = () => seen.filter((s) => s.sentAfterMs >= REVOCATION_BOUND_MS);
+    while (sentLate().length < 4) {
+      for (const url of urls().slice(1)) seen.push({ sentAfterMs: performance.now() - rolledAt, code: (await lookup(url, rolling.key)).body?.code });
+    }
+    expect(sentLate().map((s) => s.code)).toEqual(sentLate().map(() => "expired_api_key"));
+    for (const url of urls()) expect((await lookup(url, rolled.body.key)).status).toBe(200);
+
+    // expires_at is given to the second; the key stops at the instant asked for, within that second.
+    while (Date.parse(expiring.expires_at) + 1_000 > Date.now()) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const url of urls()) expect((await lookup(url, expiring.key)).body.code).toBe("expired_api_key");
+  });
+
   it("cache key grants, and still refuse a revoked key: the revoking instance at once, the others within 1 s", async () => {
     const cookie = sessionCookie(await call(urls()[0]!, "POST", "/api/v1/session", { body: { email: owner.email, password: owner.password } }));
     const created = await call(urls()[1]!, "POST", "/api/v1/keys", { cookie, body: { name: "cached, then revoked" } });

@@ -1,4 +1,4 @@
-import type { CreatedKey, KeyList, KeyRecord, Problem, Session, Usage } from "@iccid/core";
+import type { AuditPage, CreatedKey, CreateKeyRequest, KeyList, KeyRecord, Problem, Session, Usage } from "@iccid/core";
 import { formatRetryAfter } from "./format.js";
 
 /** An answer that was not a success, carrying the server's problem details when it sent them. */
@@ -69,7 +69,9 @@ export const api = {
   signIn: (email: string, password: string) => send<Session>("POST", "/api/v1/session", { email, password }),
   signOut: () => send<void>("DELETE", "/api/v1/session"),
   listKeys: async (): Promise<KeyRecord[]> => (await send<KeyList>("GET", "/api/v1/keys")).data,
-  createKey: (name: string | undefined) => send<CreatedKey>("POST", "/api/v1/keys", name ? { name } : {}),
+  createKey: (request: CreateKeyRequest) => send<CreatedKey>("POST", "/api/v1/keys", request),
+  rollKey: (id: string, graceSeconds: number) => send<CreatedKey>("POST", `/api/v1/keys/${encodeURIComponent(id)}/roll`, { grace_seconds: graceSeconds }),
+  audit: (cursor: string | undefined) => send<AuditPage>("GET", `/api/v1/audit?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
   revokeKey: (id: string) => send<void>("DELETE", `/api/v1/keys/${encodeURIComponent(id)}`),
   usage: () => send<Usage>("GET", "/api/v1/account/usage?granularity=day"),
 };

@@ -1,4 +1,5 @@
 import type { Session } from "@iccid/core";
+import { ActivityPanel } from "./activity.js";
 import { api, ApiProblem } from "./api.js";
 import { announce, byId } from "./dom.js";
 import { KeysPanel } from "./keys.js";
@@ -29,10 +30,15 @@ const signIn = new SignInView((session) => {
   showAccount(session);
   announce(`Signed in as ${session.account.email}.`);
 });
-const keys = new KeysPanel(sessionLost);
+const activity = new ActivityPanel(sessionLost);
+const keys = new KeysPanel(sessionLost, () => void activity.load());
 const usage = new UsagePanel(sessionLost);
-// The usage card's Refresh also refreshes the keys table: "last used" moves with the same calls.
-byId("usage-refresh").addEventListener("click", () => void keys.load());
+// The usage card's Refresh also refreshes the keys table ("last used" moves with the same calls) and the
+// Activity list.
+byId("usage-refresh").addEventListener("click", () => {
+  void keys.load();
+  void activity.load();
+});
 
 function showSignIn(notice?: string, email?: string): void {
   loading.hidden = true;
@@ -40,6 +46,7 @@ function showSignIn(notice?: string, email?: string): void {
   who.hidden = true;
   keys.clear();
   usage.clear();
+  activity.clear();
   signIn.show(notice, email);
 }
 
@@ -54,6 +61,7 @@ function showAccount(session: Session): void {
   accountTitle.focus();
   void keys.load();
   void usage.load();
+  void activity.load();
 }
 
 signOutButton.addEventListener("click", async () => {
@@ -76,6 +84,7 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState !== "visible" || accountView.hidden) return;
   void usage.load();
   void keys.load();
+  void activity.load();
 });
 
 try {

@@ -3,6 +3,7 @@ import { Accounts } from "../../services/accounts.js";
 import { DEFAULT_PLAN } from "../../settings.js";
 import { rfc3339, systemClock } from "../../time.js";
 import { chosenPassword } from "../input.js";
+import { operatorOrigin } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 import { describePlan } from "./plan.js";
 
@@ -27,7 +28,7 @@ export function accountCommand(): Command {
     .description("move an account to another plan (`plan list` shows them); usage so far and the period stay")
     .requiredOption("--email <email>", "account email")
     .action(async (planName: string, opts: { email: string }, command: Command) => {
-      const plan = await withStore(command, (store) => new Accounts(store, systemClock).changePlan(opts.email, planName));
+      const plan = await withStore(command, (store) => new Accounts(store, systemClock).changePlan(opts.email, planName, operatorOrigin()));
       process.stdout.write(`${opts.email}: plan ${describePlan(plan)}\n`);
     });
   account
@@ -40,7 +41,7 @@ export function accountCommand(): Command {
     .option("--password-stdin", "read the new password from standard input")
     .action(async (opts: { email: string; passwordStdin?: boolean }, command: Command) => {
       const { password, generated } = chosenPassword(opts.passwordStdin);
-      await withStore(command, (store) => new Accounts(store, systemClock).resetPassword(opts.email, password));
+      await withStore(command, (store) => new Accounts(store, systemClock).resetPassword(opts.email, password, operatorOrigin()));
       // The data (a generated password) alone on stdout, so that PW=$(iccid-server account password …) holds it.
       if (generated) process.stdout.write(`${password}\n`);
       process.stderr.write(`${opts.email}: password changed, sessions ended, sign-in lockout lifted\n`);
@@ -51,10 +52,7 @@ export function accountCommand(): Command {
     .requiredOption("--email <email>", "account email")
     .addOption(new Option("--status <status>", "new status").choices(STATUSES).makeOptionMandatory())
     .action(async (opts: { email: string; status: "active" | "canceled" | "past_due" }, command: Command) => {
-      await withStore(command, async (store) => {
-        const found = await new Accounts(store, systemClock).byEmail(opts.email);
-        await store.setSubscription(found.id, { status: opts.status });
-      });
+      await withStore(command, (store) => new Accounts(store, systemClock).setStatus(opts.email, opts.status, operatorOrigin()));
       process.stdout.write(`${opts.email}: ${opts.status}\n`);
     });
   account

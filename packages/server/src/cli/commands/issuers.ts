@@ -3,6 +3,9 @@ import { Command } from "commander";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
 import { counted } from "../counted.js";
 import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
+import { AuditTrail } from "../../services/audit-trail.js";
+import { systemClock } from "../../time.js";
+import { operatorOrigin } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 
 const APPLIES = `running servers use the change within ${CUSTOM_PREFIX_RECHECK_MS / 1000} s`;
@@ -15,7 +18,11 @@ export function issuersCommand(): Command {
     .option("--replace", "replace all imported prefixes instead of adding to them")
     .action(async (file: string, opts: { replace?: boolean }, command: Command) => {
       const prefixes = parseIssuerCsv(readFileSync(file, "utf8"));
-      await withStore(command, (store) => (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes)));
+      await withStore(command, async (store) => {
+        await (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes));
+        // Server-wide, so on no account's trail: `iccid-server audit` without --email shows it.
+        await new AuditTrail(store, systemClock).record(null, "prefixes.imported", operatorOrigin());
+      });
       process.stdout.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
     });
   issuers

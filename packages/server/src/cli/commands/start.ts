@@ -27,6 +27,7 @@ export function startCommand(): Command {
     .option("--redis-prefix <prefix>", "start of every Redis key the server writes (env ICCID_REDIS_PREFIX, default iccid)")
     .option("--send-timeout <seconds>", "reset a connection whose answer has not left for its client after this long (env ICCID_SEND_TIMEOUT, default 30)")
     .option("--unsent-limit <MiB>", "answer 503 while unsent answers hold more than this (env ICCID_UNSENT_LIMIT_MB, default 64)")
+    .option("--audit-retention-days <days>", "delete audit events older than this (env ICCID_AUDIT_RETENTION_DAYS, default 365)")
     .addOption(new Option("--log-level <level>", "env ICCID_LOG_LEVEL, default info").choices(["fatal", "error", "warn", "info", "debug", "silent"]))
     .addOption(new Option("--log-format <format>", "readable on a terminal, JSON lines otherwise (env ICCID_LOG_FORMAT, default auto)").choices(["auto", "json", "pretty"]))
     .action(async (_opts, command: Command) => {
@@ -54,6 +55,7 @@ export function startCommand(): Command {
           proxyHops: settings.proxyHops,
           sendTimeoutMs: settings.sendTimeoutSeconds * 1000,
           unsentLimitBytes: Math.round(settings.unsentLimitMib * 1024 * 1024),
+          auditRetentionDays: settings.auditRetentionDays,
         },
         ...(redis ? { limiterFactory: redisLimiters(redis, settings.redisPrefix), sharedLimits: redisHealth } : {}),
         ...(metrics ? { metrics } : {}),

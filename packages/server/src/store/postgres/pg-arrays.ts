@@ -1,5 +1,5 @@
-// Array parameters as PostgreSQL's array literals, written directly: pg's own value mapping escapes every
-// element of every array whatever its type, which was a tenth of a group commit's JavaScript.
+// Array parameters as PostgreSQL's array literals, written directly: numbers need no escaping, and text is
+// quoted once per element (pg's own value mapping escapes every element of every array, whatever its type).
 
 /** Integers, which need no quoting; anything else is refused rather than sent. */
 export function numberArray(values: readonly number[]): string {

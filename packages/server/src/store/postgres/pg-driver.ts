@@ -4,7 +4,7 @@ import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
-import { PgGroupCommit } from "./group-commit.js";
+import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
 import { storeError } from "./pg-errors.js";
 import type { Queryable } from "./pooled-client.js";
 import { inTransaction } from "./transaction.js";
@@ -27,7 +27,7 @@ const GRANT_MAX_AGE_MS = 1_000;
  */
 export class PgDriver implements SqlDriver {
   readonly dialect = "postgres";
-  /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (charge-batch.ts). */
+  /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (group-commit/group-commit.ts). */
   readonly commitGatherMs = 1;
   readonly #pool: pg.Pool;
   readonly #connection: pg.ClientConfig;

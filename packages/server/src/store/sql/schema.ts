@@ -86,10 +86,32 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
   // nobody. SQLite needs nothing: its servers watch PRAGMA data_version.
   (d) => (d === "postgres" ? POSTGRES_GRANT_TRIGGERS : ""),
 
-  // 5: on PostgreSQL a group commit is one statement in autocommit, one round trip (postgres/group-commit.ts):
+  // 5: on PostgreSQL a group commit is one statement in autocommit, one round trip (group-commit/pg-group-commit.ts):
   // this function charges the groups and leaves a receipt, by which an answer lost with its connection is
   // resolved. SQLite commits in-process and needs neither.
   (d) => (d === "postgres" ? POSTGRES_GROUP_COMMIT : ""),
+
+  // 6: keys with scopes (space-separated), an expiry, and the key that replaced a rolled one; the audit
+  // trail, per account (null: server-wide, such as prefix imports). A grant now also reads scopes and
+  // expires_at, so changing them notifies the PostgreSQL instances like a revocation does.
+  (d) => `
+  ALTER TABLE api_keys ADD COLUMN scopes TEXT NOT NULL DEFAULT 'lookup usage:read';
+  ALTER TABLE api_keys ADD COLUMN expires_at ${INT64[d]};
+  ALTER TABLE api_keys ADD COLUMN replaced_by TEXT;
+  CREATE TABLE audit_events (
+    id TEXT PRIMARY KEY,
+    account_id TEXT REFERENCES accounts(id) ON DELETE CASCADE,
+    at ${INT64[d]} NOT NULL,
+    action TEXT NOT NULL,
+    actor_type TEXT NOT NULL CHECK (actor_type IN ('session', 'operator', 'system')),
+    actor_id TEXT,
+    ip TEXT,
+    user_agent TEXT,
+    target TEXT
+  );
+  CREATE INDEX audit_events_account ON audit_events(account_id, at, id);
+  CREATE INDEX audit_events_at ON audit_events(at);
+  ${d === "postgres" ? POSTGRES_KEY_GRANT_TRIGGER_V6 : ""}`,
 ];
 
 const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })
@@ -122,6 +144,11 @@ const POSTGRES_GRANT_TRIGGERS = `
   CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON subscriptions
     FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();
   CREATE TRIGGER key_grants_changed AFTER UPDATE OR DELETE OR TRUNCATE ON plans
+    FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();`;
+
+const POSTGRES_KEY_GRANT_TRIGGER_V6 = `
+  DROP TRIGGER key_grants_changed ON api_keys;
+  CREATE TRIGGER key_grants_changed AFTER UPDATE OF revoked_at, hash, account_id, scopes, expires_at OR DELETE OR TRUNCATE ON api_keys
     FOR EACH STATEMENT EXECUTE FUNCTION key_grants_changed();`;
 
 // The charge statement: the conditional UPSERT is the quota check (ON CONFLICT DO UPDATE locks the counter

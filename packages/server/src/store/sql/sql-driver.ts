@@ -37,7 +37,7 @@ export interface SqlDriver {
   /** Applies the migrations not yet applied; refuses a schema newer than `migrations` knows. */
   migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void>;
   /**
-   * How long a group commit may hold a group back to let it fill (charge-batch.ts): 0 where a commit is
+   * How long a group commit may hold a group back to let it fill (group-commit/group-commit.ts): 0 where a commit is
    * cheap and in-process, more where it is a round trip and an fsync away.
    */
   readonly commitGatherMs: number;

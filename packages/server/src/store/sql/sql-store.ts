@@ -1,4 +1,4 @@
-import { ChargeBatch } from "../charge-batch.js";
+import { GroupCommit } from "../group-commit/group-commit.js";
 import { EmailTaken } from "../../domain/refusals.js";
 import type { GrantCache } from "../grant-cache.js";
 import { HEARTBEAT_SQL } from "../heartbeat.js";
@@ -7,15 +7,19 @@ import {
   ACCOUNTS_WITH_SUBSCRIPTIONS_SQL,
   GRANT_BY_HASH_SQL,
   grantFromRow,
+  keyFromRow,
   SESSION_BY_HASH_SQL,
   sessionFromRow,
   type AccountRow,
   type GrantRow,
+  type KeyTableRow,
   type SessionJoinRow,
 } from "../joins.js";
 import type {
   Account,
   ApiKeyRow,
+  AuditFilter,
+  AuditRow,
   Charge,
   ChargeOutcome,
   CustomPrefix,
@@ -23,12 +27,15 @@ import type {
   NewAccount,
   Plan,
   RevokeOutcome,
+  RollOutcome,
   SessionRow,
   Store,
   Subscription,
   UsageRow,
 } from "../store.js";
-import { restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { restoreParams, restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { auditEventsQuery } from "./audit-sql.js";
+import { INSERT_KEY, keyParams, rollKeyStatements } from "./key-sql.js";
 import { MIGRATIONS } from "./schema.js";
 import type { SqlDriver, Statement } from "./sql-driver.js";
 
@@ -41,11 +48,11 @@ const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) 
  * through a group commit; key grants through a cache that each dialect keeps current its own way.
  */
 export class SqlStore implements Store {
-  readonly #charges: ChargeBatch;
+  readonly #charges: GroupCommit;
   #grantCache: GrantCache | undefined;
 
   constructor(protected readonly driver: SqlDriver) {
-    this.#charges = new ChargeBatch((charges) => driver.chargeAll(charges), driver.commitGatherMs);
+    this.#charges = new GroupCommit((charges) => driver.chargeAll(charges), driver.commitGatherMs);
   }
 
   /** Made at the first key check: on PostgreSQL it listens for changes, which operator commands never need. */
@@ -140,11 +147,7 @@ export class SqlStore implements Store {
   }
 
   async insertKey(key: ApiKeyRow): Promise<void> {
-    await this.driver.run(
-      `INSERT INTO api_keys (id, account_id, name, prefix, last4, hash, created_at, last_used_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [key.id, key.account_id, key.name, key.prefix, key.last4, key.hash, key.created_at, key.last_used_at, key.revoked_at],
-    );
+    await this.driver.run(INSERT_KEY, keyParams(key));
   }
 
   async findKeyGrant(hash: string): Promise<KeyGrant | undefined> {
@@ -158,23 +161,54 @@ export class SqlStore implements Store {
     return grant;
   }
 
-  listKeys(accountId: string): Promise<ApiKeyRow[]> {
-    return this.driver.all<ApiKeyRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id", [accountId]);
+  async listKeys(accountId: string): Promise<ApiKeyRow[]> {
+    const rows = await this.driver.all<KeyTableRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id", [accountId]);
+    return rows.map(keyFromRow);
+  }
+
+  async rollKey(accountId: string, keyId: string, successor: ApiKeyRow, oldKeyExpiresAt: number, at: number): Promise<RollOutcome> {
+    const [marked] = await this.driver.atomically(rollKeyStatements(accountId, keyId, successor, oldKeyExpiresAt, at));
+    this.#grantCache?.forgetKey(keyId);
+    if (marked!.changes === 1) return "rolled";
+    const old = await this.driver.get<KeyTableRow>("SELECT * FROM api_keys WHERE id = ? AND account_id = ?", [keyId, accountId]);
+    if (!old) return "not_found";
+    if (old.revoked_at !== null) return "revoked";
+    if (old.replaced_by !== null) return "rolled_already";
+    return "expired";
   }
 
   async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
-    const row = await this.driver.get<{ revoked_at: number }>(
-      "UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ? RETURNING revoked_at",
-      [at, keyId, accountId],
-    );
+    // Only a key not yet revoked changes: a second revocation, even within the same millisecond, is told apart.
+    const changed = await this.driver.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL", [
+      at,
+      keyId,
+      accountId,
+    ]);
     this.#grantCache?.forgetKey(keyId);
-    if (!row) return "not_found";
-    return row.revoked_at === at ? "revoked" : "already_revoked";
+    if (changed === 1) return "revoked";
+    const row = await this.driver.get<{ id: string }>("SELECT id FROM api_keys WHERE id = ? AND account_id = ?", [keyId, accountId]);
+    return row ? "already_revoked" : "not_found";
   }
 
   async touchKey(keyId: string, at: number): Promise<void> {
     await this.driver.run("UPDATE api_keys SET last_used_at = ? WHERE id = ?", [at, keyId]);
     this.#grantCache?.forgetKey(keyId);
+  }
+
+  async insertAuditEvent(e: AuditRow): Promise<void> {
+    await this.driver.run(
+      `INSERT INTO audit_events (id, account_id, at, action, actor_type, actor_id, ip, user_agent, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [e.id, e.account_id, e.at, e.action, e.actor_type, e.actor_id, e.ip, e.user_agent, e.target],
+    );
+  }
+
+  auditEvents(filter: AuditFilter): Promise<AuditRow[]> {
+    const { sql, params } = auditEventsQuery(filter);
+    return this.driver.all<AuditRow>(sql, params);
+  }
+
+  deleteAuditEventsBefore(at: number): Promise<number> {
+    return this.driver.run("DELETE FROM audit_events WHERE at < ?", [at]);
   }
 
   async insertSession(s: SessionRow): Promise<void> {
@@ -261,5 +295,5 @@ function upsertPrefix(p: CustomPrefix): Statement {
 }
 
 async function* restoreStatements(rows: AsyncIterable<DumpRow>): AsyncIterable<Statement> {
-  for await (const { table, row } of rows) yield { sql: restoreSql(table), params: TABLES[table].map((c) => row[c] ?? null) };
+  for await (const dumped of rows) yield { sql: restoreSql(dumped.table), params: restoreParams(dumped) };
 }

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
-import { chargeByGroups } from "../charge-groups.js";
+import { chargeByGroups } from "../group-commit/charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
@@ -113,8 +113,8 @@ export class SqliteDriver implements SqlDriver {
   #charge(c: Charge, requests: number): ChargeOutcome {
     // The quota check is the condition of the UPDATE (or, for a period's first charge, of the INSERT): the
     // counter only moves when the lookups fit. No RETURNING: SQLite gathers RETURNING rows in a scratch
-    // table whose memory is taken from and handed back to the system on every statement, which made a
-    // charge cost ten times what these three statements do.
+    // table whose memory is taken from and handed back to the system on every statement; plain statements
+    // and a read of the counter take none.
     const moved =
       this.#prepared("UPDATE quota_counters SET used = used + ? WHERE account_id = ? AND period_start = ? AND used + ? <= ?")
         .run(c.lookups, c.account_id, c.period_start, c.lookups, c.quota_limit).changes === 1 ||
@@ -137,7 +137,7 @@ export class SqliteDriver implements SqlDriver {
 
   grantCache(): GrantCache {
     // Another process's commits (an operator command changing a subscription or a plan) move data_version.
-    // Reading it was the largest single cost of a lookup, so it is read at most every 100 ms.
+    // It is read at most every 100 ms, not on every lookup: such a change is seen within that.
     const dataVersion = () => this.#prepared("PRAGMA data_version").pluck().get() as number;
     let seen = dataVersion();
     return new GrantCache({

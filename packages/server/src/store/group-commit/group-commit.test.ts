@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChargeBatch } from "./charge-batch.js";
-import type { Charge, ChargeOutcome } from "./store.js";
+import { GroupCommit } from "./group-commit.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 const charge = (lookups: number): Charge => ({
   account_id: "acc_1",
@@ -12,15 +12,15 @@ const charge = (lookups: number): Charge => ({
 });
 
 /**
- * A batch that charges everything and records each commit as its charges' lookups. Gated, its first commit
- * waits for `release`; `firstUnderWay` resolves once that commit has started.
+ * A group commit that charges everything and records each commit as its charges' lookups. Gated, its
+ * first commit waits for `release`; `firstUnderWay` resolves once that commit has started.
  */
-function recordingBatch(gatherMs = 0, { gated = false } = {}) {
+function recordingGroupCommit(gatherMs = 0, { gated = false } = {}) {
   const commits: number[][] = [];
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   if (!gated) release();
-  const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+  const groupCommit = new GroupCommit(async (charges): Promise<ChargeOutcome[]> => {
     commits.push(charges.map((c) => c.lookups));
     if (commits.length === 1) await gate;
     return charges.map((c) => ({ charged: true, used: c.lookups }));
@@ -28,111 +28,111 @@ function recordingBatch(gatherMs = 0, { gated = false } = {}) {
   const firstUnderWay = async () => {
     while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { batch, commits, release, firstUnderWay };
+  return { groupCommit, commits, release, firstUnderWay };
 }
 
-describe("ChargeBatch", () => {
+describe("GroupCommit", () => {
   it("commits the charges of this event-loop turn and the next together, and a lone charge at once", async () => {
-    const { batch, commits } = recordingBatch();
-    const first = [batch.add(charge(1)), batch.add(charge(2))];
+    const { groupCommit, commits } = recordingGroupCommit();
+    const first = [groupCommit.add(charge(1)), groupCommit.add(charge(2))];
     await new Promise((resolve) => setImmediate(resolve)); // the next turn
-    const next = batch.add(charge(3));
+    const next = groupCommit.add(charge(3));
     await Promise.all([...first, next]);
     expect(commits).toEqual([[1, 2, 3]]);
 
     const started = performance.now();
-    await batch.add(charge(4));
+    await groupCommit.add(charge(4));
     expect(commits).toEqual([[1, 2, 3], [4]]);
     expect(performance.now() - started).toBeLessThan(1_000); // two turns of an idle loop, not a timer
   });
 
   it("keeps committing after a commit that throws synchronously (a SQLite write error)", async () => {
     let failNext = true;
-    const batch = new ChargeBatch((charges): Promise<ChargeOutcome[]> => {
+    const groupCommit = new GroupCommit((charges): Promise<ChargeOutcome[]> => {
       if (failNext) {
         failNext = false;
         throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
       }
       return Promise.resolve(charges.map((c) => ({ charged: true, used: c.lookups })));
     });
-    await expect(batch.add(charge(1))).rejects.toThrow("database or disk is full");
-    await expect(batch.add(charge(2))).resolves.toEqual({ charged: true, used: 2 });
-    await batch.drain();
+    await expect(groupCommit.add(charge(1))).rejects.toThrow("database or disk is full");
+    await expect(groupCommit.add(charge(2))).resolves.toEqual({ charged: true, used: 2 });
+    await groupCommit.drain();
   });
 
   it("keeps committing after a commit that rejects, and hands its error to every charge of it", async () => {
     let failNext = true;
-    const batch = new ChargeBatch(async (charges): Promise<ChargeOutcome[]> => {
+    const groupCommit = new GroupCommit(async (charges): Promise<ChargeOutcome[]> => {
       if (failNext) {
         failNext = false;
         throw new Error("connection terminated");
       }
       return charges.map((c) => ({ charged: true, used: c.lookups }));
     });
-    await expect(batch.add(charge(1))).rejects.toThrow("connection terminated");
-    await expect(batch.add(charge(3))).resolves.toEqual({ charged: true, used: 3 });
-    await batch.drain();
+    await expect(groupCommit.add(charge(1))).rejects.toThrow("connection terminated");
+    await expect(groupCommit.add(charge(3))).resolves.toEqual({ charged: true, used: 3 });
+    await groupCommit.drain();
   });
 
   it("answers charges that arrive during a commit in the next commit, in order", async () => {
-    const { batch, commits, release, firstUnderWay } = recordingBatch(0, { gated: true });
-    const first = batch.add(charge(1));
+    const { groupCommit, commits, release, firstUnderWay } = recordingGroupCommit(0, { gated: true });
+    const first = groupCommit.add(charge(1));
     await firstUnderWay();
-    const later = [batch.add(charge(2)), batch.add(charge(3))];
+    const later = [groupCommit.add(charge(2)), groupCommit.add(charge(3))];
     release();
     await Promise.all([first, ...later]);
-    await batch.drain();
+    await groupCommit.drain();
     expect(commits).toEqual([[1], [2, 3]]);
   });
 });
 
-describe("ChargeBatch with a gather time", () => {
+describe("GroupCommit with a gather time", () => {
   it("holds a group back until it is as large as the last commit's, and no longer than the gather time", async () => {
-    const { batch, commits } = recordingBatch(200);
-    await Promise.all([batch.add(charge(1)), batch.add(charge(2)), batch.add(charge(3))]);
+    const { groupCommit, commits } = recordingGroupCommit(200);
+    await Promise.all([groupCommit.add(charge(1)), groupCommit.add(charge(2)), groupCommit.add(charge(3))]);
     expect(commits).toEqual([[1, 2, 3]]);
 
     // Three charges filled the last commit: two wait for a third, which makes the group and commits it at once.
-    const two = [batch.add(charge(4)), batch.add(charge(5))];
+    const two = [groupCommit.add(charge(4)), groupCommit.add(charge(5))];
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(commits).toHaveLength(1);
     const started = performance.now();
-    await Promise.all([...two, batch.add(charge(6))]);
+    await Promise.all([...two, groupCommit.add(charge(6))]);
     expect(commits).toEqual([[1, 2, 3], [4, 5, 6]]);
     expect(performance.now() - started).toBeLessThan(150);
 
     // A group that does not fill goes after the gather time, and the next waits for no more than it held.
     const waited = performance.now();
-    await batch.add(charge(7));
+    await groupCommit.add(charge(7));
     expect(performance.now() - waited).toBeGreaterThanOrEqual(150);
     expect(commits).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
     const alone = performance.now();
-    await batch.add(charge(8));
+    await groupCommit.add(charge(8));
     expect(performance.now() - alone).toBeLessThan(150);
     expect(commits).toEqual([[1, 2, 3], [4, 5, 6], [7], [8]]);
   });
 
   it("counts the charges that came during a commit towards the next group's size", async () => {
-    const { batch, commits, release, firstUnderWay } = recordingBatch(60_000, { gated: true });
-    const first = batch.add(charge(1));
+    const { groupCommit, commits, release, firstUnderWay } = recordingGroupCommit(60_000, { gated: true });
+    const first = groupCommit.add(charge(1));
     await firstUnderWay();
-    const during = [batch.add(charge(2)), batch.add(charge(3))];
+    const during = [groupCommit.add(charge(2)), groupCommit.add(charge(3))];
     release();
     await first;
     // The first client is answered and comes back: its charge completes a group of three.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(commits).toEqual([[1]]);
-    await Promise.all([...during, batch.add(charge(4))]);
+    await Promise.all([...during, groupCommit.add(charge(4))]);
     expect(commits).toEqual([[1], [2, 3, 4]]);
   });
 
   it("commits a held-back group when drained (the store closing)", async () => {
-    const { batch, commits } = recordingBatch(60_000);
-    await Promise.all([batch.add(charge(1)), batch.add(charge(2))]);
-    const held = batch.add(charge(3));
+    const { groupCommit, commits } = recordingGroupCommit(60_000);
+    await Promise.all([groupCommit.add(charge(1)), groupCommit.add(charge(2))]);
+    const held = groupCommit.add(charge(3));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(commits).toEqual([[1, 2]]);
-    await batch.drain();
+    await groupCommit.drain();
     await expect(held).resolves.toEqual({ charged: true, used: 3 });
     expect(commits).toEqual([[1, 2], [3]]);
   });

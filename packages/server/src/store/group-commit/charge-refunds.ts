@@ -1,8 +1,8 @@
 import type pg from "pg";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { claimOnce, type ChargeRun } from "./charge-receipts.js";
-import type { Queryable } from "./pooled-client.js";
-import { inTransaction } from "./transaction.js";
+import type { Queryable } from "../postgres/pooled-client.js";
+import { inTransaction } from "../postgres/transaction.js";
 
 const RETRY_MS = 1_000;
 
@@ -10,7 +10,7 @@ const RETRY_MS = 1_000;
 interface Unresolved {
   token: string;
   charges: readonly Charge[];
-  /** Each charge's outcome, read from the commit's runs (see group-commit.ts). */
+  /** Each charge's outcome, read from the commit's runs (see pg-group-commit.ts). */
   outcomes: (runs: readonly ChargeRun[]) => ChargeOutcome[];
 }
 

@@ -1,5 +1,5 @@
-import { afterTwoTurns } from "../grouping-window.js";
-import type { Charge, ChargeOutcome } from "./store.js";
+import { afterTwoTurns } from "./grouping-window.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 interface Pending {
   charge: Charge;
@@ -11,18 +11,17 @@ interface Pending {
  * Group commit: charges are checked and metered one after another inside ONE transaction, and each
  * request is answered only after that transaction committed. A commit takes the charges of two event-loop
  * turns (grouping-window.ts); charges that arrive while a commit is under way wait for the next one, so the
- * batch size follows the load: one charge per commit when idle, many when busy. Quota semantics are
+ * group's size follows the load: one charge per commit when idle, many when busy. Quota semantics are
  * unchanged (each conditional UPSERT sees the ones before it); what is saved is a commit (a WAL write, on
  * PostgreSQL an fsync and round trips) per request.
  *
  * Where a commit is dear (`gatherMs` > 0: PostgreSQL), a group waits up to `gatherMs` to be as large as
  * the last commit was together with the charges that came while it ran: the requests the clients keep
  * going. Clients that keep N requests going otherwise settle into two groups committing in turn, each
- * waiting on the other's commit: twice the commits, and twice the times the instance sleeps and wakes,
- * which cost it more CPU than the commits' own work. The wait is bounded, and the size it waits for
- * follows the load down after one commit.
+ * waiting on the other's commit: twice the commits, and twice the times the instance sleeps and wakes.
+ * The wait is bounded, and the size it waits for follows the load down after one commit.
  */
-export class ChargeBatch {
+export class GroupCommit {
   #pending: Pending[] = [];
   #committing: Promise<void> | undefined;
   #scheduled = false;
@@ -68,11 +67,11 @@ export class ChargeBatch {
     clearTimeout(this.#gathering);
     this.#gathering = undefined;
     if (this.#committing || this.#pending.length === 0) return this.#committing ?? Promise.resolve();
-    const batch = this.#pending;
+    const group = this.#pending;
     this.#pending = [];
     // Cleared in a `.finally` callback, which always runs after this assignment: a commit that throws
     // synchronously (a SQLite write error) must not leave a finished commit marked as running for good.
-    const committing = this.#commit(batch).finally(() => {
+    const committing = this.#commit(group).finally(() => {
       this.#committing = undefined;
       this.#ready();
     });
@@ -80,17 +79,17 @@ export class ChargeBatch {
     return committing;
   }
 
-  async #commit(batch: Pending[]): Promise<void> {
+  async #commit(group: Pending[]): Promise<void> {
     let outcomes: ChargeOutcome[] | undefined;
     let failure: unknown;
     try {
-      outcomes = await this.commit(batch.map((p) => p.charge));
+      outcomes = await this.commit(group.map((p) => p.charge));
     } catch (error) {
       failure = error;
     }
     // The next group's size, taken before these clients are answered and come back.
-    this.#target = batch.length + this.#pending.length;
-    if (outcomes) batch.forEach((p, i) => p.resolve(outcomes[i]!));
-    else for (const p of batch) p.reject(failure);
+    this.#target = group.length + this.#pending.length;
+    if (outcomes) group.forEach((p, i) => p.resolve(outcomes[i]!));
+    else for (const p of group) p.reject(failure);
   }
 }

@@ -1,11 +1,11 @@
-import type { Charge, ChargeOutcome } from "./store.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 /**
  * Charges of one group commit that move the same counters: one account's quota in one period and one
  * usage bucket of one key. A busy client's requests, answered in one commit, are usually one such group.
  */
 export interface ChargeGroup {
-  /** Indexes into the batch, in arrival order. */
+  /** Indexes into the commit's charges, in arrival order. */
   indexes: number[];
   /** The group as one charge: the sum of its lookups. */
   merged: Charge;
@@ -16,8 +16,8 @@ export interface ChargeGroup {
 const countersOf = (c: Charge) => `${c.account_id}\u0000${c.period_start}\u0000${c.quota_limit}\u0000${c.bucket_start}\u0000${c.key_id}`;
 
 /**
- * The batch's charges grouped by the counters they move, groups ordered by account (rows are locked in
- * one global order, so instances committing batches that touch the same accounts wait for each other
+ * A commit's charges grouped by the counters they move, groups ordered by account (rows are locked in
+ * one global order, so instances committing groups that touch the same accounts wait for each other
  * instead of deadlocking).
  */
 export function chargeGroups(charges: readonly Charge[]): ChargeGroup[] {
@@ -45,9 +45,9 @@ export function outcomesOfChargedGroup(charges: readonly Charge[], group: Charge
 }
 
 /**
- * Charges a batch group by group with `charge` (a charge of `requests` requests, checked against the quota
- * on its own): a group as one charge, and, when it did not fit as a whole, its charges one by one in
- * arrival order. Each charge gets the outcome that charging the batch one by one would have given it: if
+ * Charges a commit's charges group by group with `charge` (a charge of `requests` requests, checked
+ * against the quota on its own): a group as one charge, and, when it did not fit as a whole, its charges
+ * one by one in arrival order. Each charge gets the outcome that charging them all one by one would have given it: if
  * a group fits, every one of its charges does in turn. SQLite runs these steps in-process; PostgreSQL runs
  * them server-side (commit_charges, migration 5), and replays its answers through here to read them.
  */

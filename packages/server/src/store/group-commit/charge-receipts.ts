@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import type { ChargeOutcome } from "../store.js";
-import type { Queryable } from "./pooled-client.js";
+import type { Queryable } from "../postgres/pooled-client.js";
 
 /** What commit_charges (migration 5) answers for each charge statement it ran, and keeps in its receipt. */
 export type ChargeRun = ChargeOutcome;

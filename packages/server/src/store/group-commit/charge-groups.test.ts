@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chargeByGroups, chargeGroups, outcomesOfChargedGroup } from "./charge-groups.js";
-import type { Charge, ChargeOutcome } from "./store.js";
+import type { Charge, ChargeOutcome } from "../store.js";
 
 const charge = (account_id: string, lookups: number, key_id = "k1"): Charge => ({
   account_id,
@@ -13,21 +13,21 @@ const charge = (account_id: string, lookups: number, key_id = "k1"): Charge => (
 
 describe("chargeGroups", () => {
   it("merges the charges that move the same counters, in arrival order, groups ordered by account", () => {
-    const batch = [charge("b", 1), charge("a", 2), charge("b", 3), charge("a", 1, "k2"), charge("a", 4)];
-    const groups = chargeGroups(batch);
+    const charges = [charge("b", 1), charge("a", 2), charge("b", 3), charge("a", 1, "k2"), charge("a", 4)];
+    const groups = chargeGroups(charges);
     expect(groups.map((g) => [g.merged.account_id, g.merged.key_id, g.indexes, g.merged.lookups, g.requests])).toEqual([
       ["a", "k1", [1, 4], 6, 2],
       ["a", "k2", [3], 1, 1],
       ["b", "k1", [0, 2], 4, 2],
     ]);
-    expect(batch[1]!.lookups).toBe(2); // the batch's own charges are not changed
+    expect(charges[1]!.lookups).toBe(2); // the charges themselves are not changed
   });
 
   it("answers each charge of a charged group what charging them one by one would have", () => {
-    const batch = [charge("a", 2), charge("a", 0), charge("a", 5)];
-    const [group] = chargeGroups(batch);
+    const charges = [charge("a", 2), charge("a", 0), charge("a", 5)];
+    const [group] = chargeGroups(charges);
     // The counter stood at 10 before; the group of 7 took it to 17.
-    expect(outcomesOfChargedGroup(batch, group!, 17)).toEqual([
+    expect(outcomesOfChargedGroup(charges, group!, 17)).toEqual([
       [0, { charged: true, used: 12 }],
       [1, { charged: true, used: 12 }],
       [2, { charged: true, used: 17 }],
@@ -46,8 +46,8 @@ describe("chargeGroups", () => {
       return { charged: true, used: before + c.lookups };
     };
     used.set("b", 95);
-    const batch = [charge("a", 30), charge("b", 3), charge("a", 40), charge("b", 4), charge("b", 1)];
-    expect(chargeByGroups(batch, chargeOne)).toEqual([
+    const charges = [charge("a", 30), charge("b", 3), charge("a", 40), charge("b", 4), charge("b", 1)];
+    expect(chargeByGroups(charges, chargeOne)).toEqual([
       { charged: true, used: 30 },
       { charged: true, used: 98 },
       { charged: true, used: 70 },

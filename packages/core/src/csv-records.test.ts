@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CsvRecordReader } from "./csv-records.js";
+import { CsvRecordReader, readCsv } from "./csv-records.js";
 
 // What the CLI read CSV with before, and what CsvRecordReader must agree with.
 const OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true } as const;
@@ -62,5 +62,36 @@ describe("CsvRecordReader", () => {
     ];
     for (const text of cases) expect(read(text), JSON.stringify(text)).toEqual(reference(text));
     for (const text of cases) for (let cut = 0; cut <= text.length; cut++) expect(read(text, [cut])).toEqual(reference(text));
+  });
+});
+
+describe("the line each record starts on", () => {
+  const lines = (text: string, cuts: number[] = []) => {
+    const reader = new CsvRecordReader();
+    const out: string[][] = [];
+    const starts: number[] = [];
+    let from = 0;
+    for (const cut of cuts) {
+      reader.write(text.slice(from, cut), false, out, starts);
+      from = cut;
+    }
+    reader.write(text.slice(from), true, out, starts);
+    return { records: out, lines: starts };
+  };
+
+  it("counts every record delimiter, \\n, \\r\\n or \\r, blank lines and line breaks inside quotes, however the text is cut", () => {
+    for (const end of ["\n", "\r\n", "\r"]) {
+      const text = ["a,b", "", "c", '"d', 'e",f', "", "", "g"].join(end) + end;
+      // Only a \n ends a line inside quotes: where \r alone ends records, the quoted one is not counted.
+      const expected = { records: [["a", "b"], ["c"], [`d${end}e`, "f"], ["g"]], lines: end === "\r" ? [1, 3, 4, 7] : [1, 3, 4, 8] };
+      expect(readCsv(text), JSON.stringify(end)).toEqual(expected);
+      for (let cut = 0; cut <= text.length; cut++) expect(lines(text, [cut])).toEqual(expected);
+    }
+  });
+
+  it("names the line where an unclosed quote's record starts, whatever the line end", () => {
+    for (const end of ["\n", "\r\n"]) {
+      expect(() => readCsv(["a", "b", '"c', "d"].join(end))).toThrow(expect.objectContaining({ line: 3, message: expect.stringMatching(/at line 3$/) }));
+    }
   });
 });
