@@ -1,5 +1,6 @@
 import fastJson from "fast-json-stringify";
 import { z } from "zod";
+import { sharedOnce } from "./shared-json.js";
 
 /** Turns a value of a schema into its JSON text. */
 export type Encode = (value: unknown) => string;
@@ -11,11 +12,14 @@ const made = new WeakMap<z.ZodType, Encode>();
 /**
  * The JSON encoder of a wire schema, made once per schema from the JSON Schema zod gives for it
  * (`z.toJSONSchema`, as the OpenAPI document has it), compiled by fast-json-stringify:
- * - an object schema is compiled whole;
+ * - an object of scalar members is compiled whole, and the JSON of a frozen one made once and reused
+ *   (shared-json.ts);
+ * - an object with nested members (objects, arrays, nullable objects) is written member by member, each
+ *   scalar one by fast-json-stringify compiled for it, each nested one by its own encoder (see `composed`);
  * - a discriminated union (a `oneOf` of objects told apart by one member's constant) is compiled branch
  *   by branch, and a value written by its branch: fast-json-stringify would pick a `oneOf` branch by
  *   validating the value against each, which costs more than JSON.stringify's whole work;
- * - anything else with a `oneOf` inside is written by JSON.stringify, for the same reason.
+ * - any other object or value with a `oneOf` inside is written by JSON.stringify, for the same reason.
  * The schema is compiled without its `required` lists: fast-json-stringify writes required members before
  * optional ones, and without them every object's members come in schema order, as JSON.stringify writes
  * the objects the services build. A value that is not of the schema's shape (not an object where the
@@ -30,10 +34,11 @@ export function jsonEncoding(schema: z.ZodType): Encode {
 
 function compile(schema: JsonSchema): Encode {
   if (schema.oneOf) return discriminated(schema) ?? JSON.stringify;
+  if (schema.type === "object" && Object.values(schema.properties ?? {}).some(isNested)) return composed(schema);
   if (hasOneOf(schema)) return JSON.stringify;
   const compiled = fastJson(schema as Parameters<typeof fastJson>[0]);
   const declared = schema.type === "object" ? new Set(Object.keys(schema.properties ?? {})) : undefined;
-  return (value) => {
+  const encode: Encode = (value) => {
     if (declared && !(isObject(value) && onlyDeclared(value, declared))) return JSON.stringify(value);
     try {
       return compiled(value);
@@ -41,6 +46,64 @@ function compile(schema: JsonSchema): Encode {
       return JSON.stringify(value);
     }
   };
+  return declared ? sharedOnce(encode) : encode;
+}
+
+/** A member that holds an object, an array or a choice (a nullable object) rather than one scalar. */
+function isNested(member: JsonSchema): boolean {
+  return member.type === "object" || member.type === "array" || "anyOf" in member || "oneOf" in member;
+}
+
+/**
+ * An object with nested members, written member by member in schema order: each scalar member by
+ * fast-json-stringify compiled for that member's schema, each nested member by its own encoder,
+ * so that a shared frozen object inside is written once for all the results that hold it. An object with
+ * a member absent or undeclared is written by JSON.stringify.
+ */
+function composed(schema: JsonSchema): Encode {
+  const members = schema.properties ?? {};
+  const keys = Object.keys(members);
+  const declared = new Set(keys);
+  const extra = schema.definitions ? { definitions: schema.definitions } : {};
+  const parts = keys.map((key, i): Encode => {
+    const name = (i ? "," : "") + JSON.stringify(key) + ":";
+    const schema = { ...members[key]!, ...extra };
+    const encode = isNested(schema) ? member(schema) : fastJson(schema as Parameters<typeof fastJson>[0]);
+    return (value) => name + encode((value as Record<string, unknown>)[key]);
+  });
+  return (value) => {
+    if (!isObject(value) || !onlyDeclared(value, declared)) return JSON.stringify(value);
+    for (let i = 0; i < keys.length; i++) if (value[keys[i]!] === undefined) return JSON.stringify(value);
+    try {
+      let json = "{";
+      for (let i = 0; i < parts.length; i++) json += parts[i]!(value);
+      return json + "}";
+    } catch {
+      return JSON.stringify(value);
+    }
+  };
+}
+
+/** A nested member's encoder: a nullable one (`anyOf` of a schema and null), an array, or any other schema. */
+function member(schema: JsonSchema): Encode {
+  const { anyOf, definitions } = schema as JsonSchema & { anyOf?: JsonSchema[] };
+  const extra = definitions ? { definitions } : {};
+  if (anyOf?.length === 2 && anyOf.some((branch) => branch.type === "null")) {
+    const inner = member({ ...anyOf.find((branch) => branch.type !== "null")!, ...extra });
+    return (value) => (value === null ? "null" : inner(value));
+  }
+  const items = (schema as JsonSchema & { items?: JsonSchema }).items;
+  if (schema.type === "array" && items && !Array.isArray(items)) {
+    const item = member({ ...items, ...extra });
+    return (value) => {
+      if (!Array.isArray(value)) return JSON.stringify(value);
+      let json = "[";
+      // As JSON.stringify: a hole or undefined in an array is null.
+      for (let i = 0; i < value.length; i++) json += (i ? "," : "") + (value[i] === undefined ? "null" : item(value[i]));
+      return json + "]";
+    };
+  }
+  return compile(schema);
 }
 
 /** A `oneOf` of objects that one member tells apart by a constant: each branch compiled, chosen by that member. */
