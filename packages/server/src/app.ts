@@ -3,11 +3,10 @@ import Koa from "koa";
 import { pino, type Logger } from "pino";
 import type { DecoderSource } from "./decode/live-decoder.js";
 import { accessLog } from "./http/access-log.js";
-import { HttpProblem } from "./http/problem.js";
+import { answerWriter } from "./http/answer-writer.js";
 import { problemMiddleware } from "./http/problem-middleware.js";
 import { protocolRules } from "./http/protocol-rules.js";
 import { UnsentAnswers } from "./http/unsent-answers.js";
-import { wireBasics } from "./http/wire-basics.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildOpenApi } from "./openapi.js";
@@ -16,7 +15,7 @@ import { LoginThrottle } from "./limits/login-throttle.js";
 import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
 import { UsageReadLimit } from "./limits/usage-read-limit.js";
 import type { RouteServices } from "./routes/context.js";
-import { RouteDispatcher } from "./routes/router.js";
+import { routeTable, unrouted } from "./routes/router.js";
 import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { AuditTrail } from "./services/audit-trail.js";
@@ -48,15 +47,15 @@ export interface AppDeps {
 export interface IccidApp {
   app: Koa<AppState>;
   lifecycle: Lifecycle;
-  /** The answers being sent, for the server to watch (the send timeout and the unsent-bytes limit). */
+  /** The answers being sent, which the server looks at while it listens (the send timeout and the unsent-bytes limit). */
   unsent: UnsentAnswers;
   settings: ServerSettings;
 }
 
-/** Builds the Koa app from its parts; everything with state or time comes in through `deps`. */
 /** The OpenAPI document: the same for every app of this process, so built once (it converts every schema). */
 let apiDocument: string | undefined;
 
+/** Builds the Koa app from its parts; everything with state or time comes in through `deps`. */
 export function createApp(deps: AppDeps): IccidApp {
   const settings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const clock = deps.clock ?? systemClock;
@@ -88,33 +87,21 @@ export function createApp(deps: AppDeps): IccidApp {
     apiDocument: (apiDocument ??= JSON.stringify(buildOpenApi(SERVER_VERSION))),
   };
 
-  const routes = new RouteDispatcher(ROUTE_TABLE, services);
-
   const lifecycle = new Lifecycle();
   const unsent = new UnsentAnswers(settings, metrics && (() => metrics.connectionDropped()));
   // ctx.ip: with a trusted proxy, the X-Forwarded-For entry `proxyHops` from the right, never the
   // client-written ones left of it (Koa's maxIpsCount keeps only the last entries).
   const app = new Koa<AppState>({ proxy: settings.trustProxy, maxIpsCount: settings.proxyHops });
   app.silent = true; // errors are answered and logged by problemMiddleware, never printed with stacks
-  app.use(wireBasics());
+  // The access log and the metrics wrap the writer, so they see the status it sent and the request id it gave.
   if (logger.isLevelEnabled("info")) app.use(accessLog(logger));
   if (metrics) app.use(metrics.middleware());
+  app.use(answerWriter(logger));
   app.use(problemMiddleware(logger, metrics && (() => metrics.storeError())));
+  app.use(unsent.guard());
   app.use(protocolRules());
   app.use(lifecycle.guard());
-  app.use(unsent.guard());
-  app.use(routes.middleware());
-  // Nothing answered: a known path with another method is 405 (with Allow), anything else 404.
-  app.use((ctx) => {
-    const allowed = routes.allowed(ctx.path);
-    if (allowed.length > 0) {
-      // Logged and counted under the path's route, like any other answer of that route.
-      ctx.state.route = routes.templateOf(ctx.path);
-      throw new HttpProblem("method_not_allowed", `${ctx.method} is not allowed here.`, {
-        headers: { Allow: allowed.join(", ") },
-      });
-    }
-    throw new HttpProblem("not_found", "No such route.");
-  });
+  app.use(routeTable(ROUTE_TABLE, services));
+  app.use(unrouted());
   return { app, lifecycle, unsent, settings };
 }

@@ -25,14 +25,8 @@ export interface ListenOptions {
 
 export async function listen({ app, lifecycle, unsent }: IccidApp, options: ListenOptions): Promise<RunningServer> {
   const clientErrors = new ClientErrors();
-  // One request at a time per connection; each answer watched until it is sent (unsent-answers.ts).
-  const gate = new ConnectionGate(app.callback(), {
-    admitted(res) {
-      clientErrors.answering(res);
-      unsent.watch(res);
-    },
-    done: (res) => unsent.forget(res),
-  });
+  // One request at a time per connection, each told to the client-error handling as the one its connection answers.
+  const gate = new ConnectionGate(app.callback(), (res) => clientErrors.answering(res));
   // A request without Host is the app's to refuse (protocol-rules.ts), with a problem body and a request id.
   const server = createServer({ requireHostHeader: false }, gate.listener);
   server.keepAliveTimeout = 5_000;
@@ -49,6 +43,7 @@ export async function listen({ app, lifecycle, unsent }: IccidApp, options: List
     });
   });
   const { port } = server.address() as AddressInfo;
+  // The answers followed by the app's unsent-answers guard are looked at from now on.
   unsent.start();
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 

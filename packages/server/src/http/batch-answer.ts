@@ -1,10 +1,12 @@
 import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
 import type { Context } from "koa";
-import { jsonEncoder } from "./json-encoder.js";
-import { encodePieces, JSON_CONTENT_TYPE, type EncodedAnswer } from "./json-response.js";
+import type { ChargedBatch } from "../services/lookups.js";
+import { AnswerBytes } from "./answer-bytes.js";
+import { JSON_CONTENT_TYPE } from "./answer-writer.js";
+import { jsonEncoding } from "./json-encoding.js";
 
-const itemJson = jsonEncoder(BatchItem);
-const summaryJson = jsonEncoder(BatchSummary);
+const itemJson = jsonEncoding(BatchItem);
+const summaryJson = jsonEncoding(BatchSummary);
 
 // The answer's two fields, in the order BatchResult declares them (the order JSON.stringify would write).
 const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summary"];
@@ -14,38 +16,40 @@ const CLOSE_RESULTS = `],${JSON.stringify(SUMMARY)}:`;
 /** The batch answer's two forms: the BatchResult JSON, or CSV with one lookup row per input (docs/api.md). */
 export type BatchAnswerForm = "json" | "csv";
 
-/** The Content-Type of each form. */
-export const BATCH_CONTENT_TYPE: Record<BatchAnswerForm, string> = { json: JSON_CONTENT_TYPE, csv: "text/csv; charset=utf-8; header=present" };
+const CONTENT_TYPE: Record<BatchAnswerForm, string> = { json: JSON_CONTENT_TYPE, csv: "text/csv; charset=utf-8; header=present" };
 const CSV_HEADER = csvLine(LOOKUP_ROW_COLUMNS);
 
 /** CSV when the request's Accept prefers text/csv to application/json; JSON otherwise (no Accept, any other). */
-export function batchAnswerForm(ctx: Context): BatchAnswerForm {
+function formOf(ctx: Context): BatchAnswerForm {
   return ctx.get("Accept") !== "" && ctx.accepts("application/json", "text/csv") === "text/csv" ? "csv" : "json";
 }
 
 /**
- * A batch's answer written while it is decoded: `decode` hands over each item in order, and each is
- * encoded at once, so no result lives past its turn. As JSON, the bytes are those of
- * JSON.stringify(BatchResult); as CSV, the header line and each item's lookup row (core's lookupRowCsv).
- * Answers with the bytes and what `decode` returned (the summary JSON encodes last, and anything else).
+ * Answers a batch in the form its Accept asks for, written as its items come from `batch`, each encoded as
+ * it arrives, so no result lives past its turn. As JSON, the bytes are those of JSON.stringify(BatchResult)
+ * (the summary, which `batch` returns when its items are done, last); as CSV, the header line and each
+ * item's lookup row (core's lookupRowCsv). The answer goes out once the batch's charge, which `batch`
+ * started when its items were done, is made. The bytes are given back when the response closes.
  */
-export function encodeBatchAnswer<T extends { summary: BatchSummary }>(
-  decode: (onItem: (item: BatchItem) => void) => T,
-  form: BatchAnswerForm = "json",
-): { answer: EncodedAnswer; decoded: T } {
-  let decoded: T | undefined;
-  const answer = encodePieces((add) => {
-    if (form === "csv") {
-      add(CSV_HEADER);
-      decoded = decode((item) => add(lookupRowCsv(item) + "\n"));
-      return;
-    }
-    let separator = OPEN;
-    decoded = decode((item) => {
-      add(separator + itemJson.encode(item));
-      separator = ",";
-    });
-    add(`${separator === OPEN ? OPEN : ""}${CLOSE_RESULTS}${summaryJson.encode(decoded.summary)}}`);
-  });
-  return { answer, decoded: decoded! };
+export async function answerBatch(ctx: Context, batch: Iterator<BatchItem, ChargedBatch>): Promise<void> {
+  const form = formOf(ctx);
+  const bytes = new AnswerBytes(ctx.res);
+  await writeBatchAnswer(batch, form, bytes).charged;
+  ctx.set("Vary", "Accept");
+  ctx.set("Content-Type", CONTENT_TYPE[form]);
+  ctx.body = bytes.bytes();
+}
+
+/** Writes the items of `batch` into `bytes` in the given form; answers what `batch` returned when done. */
+export function writeBatchAnswer<T extends { summary: BatchSummary }>(batch: Iterator<BatchItem, T>, form: BatchAnswerForm, bytes: AnswerBytes): T {
+  let step = batch.next();
+  if (form === "csv") {
+    bytes.add(CSV_HEADER);
+    for (; !step.done; step = batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
+    return step.value;
+  }
+  bytes.add(OPEN);
+  for (let first = true; !step.done; step = batch.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
+  bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
+  return step.value;
 }

@@ -24,7 +24,7 @@ export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { spend, s
       throw new SubscriptionInactive(grant.subscription.status);
     }
     // Over the rate, consume refuses with RateLimited, whose state the problem mapper writes as the fields.
-    // The state goes on every answer with the common fields (wire-basics.ts).
+    // The state goes on every answer with the common fields (answer-writer.ts).
     ctx.state.rateLimit = spend ? await limiter.consume(accountId, grant.plan) : await limiter.peek(accountId, grant.plan);
     ctx.state.grant = grant;
     await next();

@@ -2,7 +2,8 @@ import { STATUS_CODES, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ProblemCode } from "@iccid/core";
 import { HttpProblem } from "./problem.js";
-import { BASIC_HEADERS, newRequestId } from "./wire-basics.js";
+import { commonFields } from "./answer-writer.js";
+import { newRequestId } from "./request-id.js";
 
 // What Node's HTTP parser reports, as the problem the client gets (Node itself would answer a bare
 // 400/408/413/431 without a request id, Cache-Control or a problem body).
@@ -56,13 +57,8 @@ function writeProblem(error: Error & { code?: string }, socket: Duplex): void {
   const problem = new HttpProblem(code, detail);
   const requestId = newRequestId();
   const body = JSON.stringify(problem.body(requestId));
-  const headers = {
-    "Content-Type": "application/problem+json",
-    "Content-Length": String(Buffer.byteLength(body)),
-    "X-Request-Id": requestId,
-    ...BASIC_HEADERS,
-    Connection: "close",
-  };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const fields = ["Content-Type", "application/problem+json", "Content-Length", String(Buffer.byteLength(body)), ...commonFields(requestId), "Connection", "close"];
+  let head = "";
+  for (let i = 0; i < fields.length; i += 2) head += `${fields[i]}: ${fields[i + 1]}\r\n`;
   socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n${body}`, () => socket.destroy());
 }

@@ -3,11 +3,8 @@ import type { Socket } from "node:net";
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Told of each request handed on (before it is handled), and of its answer's end: sent, or abandoned. */
-export interface AnswerWatcher {
-  admitted(res: ServerResponse): void;
-  done(res: ServerResponse): void;
-}
+/** Told of each request handed on, before it is handled. */
+export type Admitted = (res: ServerResponse) => void;
 
 /** The requests waiting behind a connection's current one; `paused` once the gate stopped reading it. */
 interface Waiting {
@@ -32,7 +29,7 @@ export class ConnectionGate {
 
   constructor(
     private readonly handle: RequestListener,
-    private readonly watcher: AnswerWatcher = { admitted: () => {}, done: () => {} },
+    private readonly admitted: Admitted = () => {},
   ) {}
 
   get inFlight(): number {
@@ -59,10 +56,9 @@ export class ConnectionGate {
     // "close" follows "finish" (the last byte handed to the kernel), or the connection's end, whichever first.
     res.once("close", () => {
       this.#inFlight--;
-      this.watcher.done(res);
       this.#next(socket);
     });
-    this.watcher.admitted(res);
+    this.admitted(res);
     this.handle(req, res);
   }
 

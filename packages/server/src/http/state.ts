@@ -1,12 +1,15 @@
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { ActiveSession } from "../services/sessions.js";
 import type { KeyGrant } from "../store/store.js";
+import type { DeclaredAnswer } from "./answer-writer.js";
 
 /** What middleware leaves on `ctx.state` for the handlers after it. */
 export interface AppState {
   requestId: string;
   /** The matched route's path as declared (`/api/v1/keys/:id`), for logs and metrics: never the path as sent. */
   route?: string;
+  /** What the matched route answers when it succeeds (set by its first step, read by the answer writer). */
+  declared?: DeclaredAnswer;
   grant: KeyGrant;
   /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
   rateLimit?: RateLimitState;

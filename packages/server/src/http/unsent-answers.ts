@@ -16,8 +16,10 @@ const SWEEP_MS = 100;
  * What the server holds for clients that do not read. Every answer being sent is looked at every
  * SWEEP_MS: the bytes it still holds in the process (`writableLength`: written, not yet taken by the
  * kernel) are summed, and an answer still not sent in full `sendTimeoutMs` after it was written has its
- * connection reset (`resetAndDestroy`, which also frees what the kernel holds for it). While the sum is
- * over `unsentLimitBytes`, `guard` refuses new requests with 503 and Retry-After.
+ * connection reset (`resetAndDestroy`, which also frees what the kernel holds for it). `guard` follows every
+ * request's answer from the request's start until its response closes (sent, or its connection ended),
+ * and while the sum is over `unsentLimitBytes` refuses new requests with 503 and Retry-After (an answer
+ * that is followed too: a client may not read that one either).
  */
 export class UnsentAnswers {
   /** Answers being sent: when they were first seen written in full but unsent (0 until then). */
@@ -34,16 +36,6 @@ export class UnsentAnswers {
   /** Bytes of answers held in the process for clients, at the last look. */
   get heldBytes(): number {
     return this.#held;
-  }
-
-  /** Follows one answer… */
-  watch(res: ServerResponse): void {
-    this.#answers.set(res, 0);
-  }
-
-  /** …until it was sent, or its connection ended. */
-  forget(res: ServerResponse): void {
-    this.#answers.delete(res);
   }
 
   /** Starts looking at the answers (a timer that does not keep the process alive). */
@@ -72,9 +64,12 @@ export class UnsentAnswers {
     this.#held = held;
   }
 
-  /** Refuses new work with 503 while the answers waiting for their clients hold more than the limit. */
+  /** Follows the request's answer; refuses new work with 503 while the answers held are over the limit. */
   guard(): Middleware {
-    return (_ctx, next) => {
+    return (ctx, next) => {
+      const res = ctx.res;
+      this.#answers.set(res, 0);
+      res.once("close", () => this.#answers.delete(res));
       if (this.#held > this.limits.unsentLimitBytes) {
         throw new HttpProblem("unavailable", "The server holds too many answers its clients have not read; retry shortly.", {
           retry_after: 1,

@@ -1,11 +1,7 @@
 import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
-import { BATCH_CONTENT_TYPE, batchAnswerForm, encodeBatchAnswer } from "../http/batch-answer.js";
-import { jsonEncoder } from "../http/json-encoder.js";
+import { answerBatch } from "../http/batch-answer.js";
 import { parseInput, readJson } from "../http/json-body.js";
-import { sendEncoded, sendJson } from "../http/json-response.js";
 import { defineRoute, type Route } from "./route.js";
-
-const lookupJson = jsonEncoder(LookupResult);
 
 // Both spend a request of the rate limit, and quota for what they answer.
 const spend = { kind: "apiKey", spend: true, scope: "lookup" } as const;
@@ -21,7 +17,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccid } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      sendJson(ctx, await s.lookups.lookup(ctx.state.grant, iccid), lookupJson);
+      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid);
     },
   }),
   defineRoute({
@@ -50,16 +46,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      const form = batchAnswerForm(ctx);
-      // Encoded before it is charged: the results are garbage by the time the charge's commit is awaited.
-      const { answer, decoded } = encodeBatchAnswer((onItem) => s.lookups.decodeBatch(iccids, onItem), form);
-      try {
-        await s.lookups.chargeBatch(ctx.state.grant, decoded.lookups);
-      } catch (error) {
-        answer.release?.();
-        throw error;
-      }
-      sendEncoded(ctx, answer, BATCH_CONTENT_TYPE[form], ["Vary", "Accept"]);
+      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
     },
   }),
 ];

@@ -31,7 +31,6 @@ export const keyRoutes: Route[] = [
     handler: (s) => async (ctx) => {
       // The body is optional: no body means a key without a name, with every scope, that never expires.
       const { name, scopes, expires_at } = parseInput(CreateKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
-      ctx.status = 201;
       ctx.body = await s.apiKeys.create(ctx.state.session.account.id, name ?? null, { scopes, expiresAt: expires_at, origin: sessionOrigin(ctx) });
     },
   }),
@@ -46,7 +45,6 @@ export const keyRoutes: Route[] = [
     handler: (s) => async (ctx) => {
       // Revoking twice is fine (204 again); another account's key and an unknown id are both NotFound.
       await s.apiKeys.revoke(ctx.state.session.account.id, ctx.params.id!, sessionOrigin(ctx));
-      ctx.status = 204;
     },
   }),
   defineRoute({
@@ -63,7 +61,6 @@ export const keyRoutes: Route[] = [
     problems: ["not_found", "key_not_rollable"],
     handler: (s) => async (ctx) => {
       const { grace_seconds } = parseInput(RollKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
-      ctx.status = 201;
       ctx.body = await s.apiKeys.roll(ctx.state.session.account.id, ctx.params.id!, grace_seconds ?? 0, sessionOrigin(ctx));
     },
   }),

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import { defineRoute, type RouteContext } from "./route.js";
-import { RouteDispatcher } from "./router.js";
+import { HttpProblem } from "../http/problem.js";
+import { routeTable, unrouted } from "./router.js";
 
 // Routes without auth, so their guards need no services.
 const answer = (text: string) => defineRoute({ method: "get", path: "/", summary: "", response: { status: 200, description: "" }, handler: () => (ctx) => void (ctx.body = text) });
@@ -24,12 +25,20 @@ const routes = [
 
 let server: Server;
 let base: string;
-let dispatcher: RouteDispatcher;
 beforeAll(async () => {
-  dispatcher = new RouteDispatcher(routes, {} as RouteServices);
   const app = new Koa<AppState, RouteContext>();
-  app.use(dispatcher.middleware());
-  app.use((ctx) => void ((ctx.status = 404), (ctx.body = "unrouted")));
+  // What the app does with the fallback's refusals, in short: the status, and Allow as the body.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof HttpProblem)) throw error;
+      ctx.status = error.status;
+      ctx.body = error.status === 404 ? "unrouted" : `allow ${error.extras.headers?.Allow}`;
+    }
+  });
+  app.use(routeTable(routes, {} as RouteServices));
+  app.use(unrouted());
   server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -41,7 +50,7 @@ async function send(method: string, path: string): Promise<string> {
   return `${res.statusCode} ${await res.body.text()}`;
 }
 
-describe("RouteDispatcher", () => {
+describe("the route table's router", () => {
   it("routes a path and method to its route, HEAD to GET's", async () => {
     expect(await send("GET", "/api/v1/keys")).toBe("200 list");
     expect(await send("POST", "/api/v1/keys")).toBe("200 created");
@@ -49,9 +58,10 @@ describe("RouteDispatcher", () => {
   });
 
   it("matches exactly: case, a trailing slash, another method and a lookalike path go on unrouted", async () => {
-    for (const [method, path] of [["GET", "/API/V1/KEYS"], ["GET", "/api/v1/keys/"], ["PUT", "/api/v1/keys"], ["GET", "/v1x0/a+b"], ["GET", "/v1.0/aab"]]) {
+    for (const [method, path] of [["GET", "/API/V1/KEYS"], ["GET", "/api/v1/keys/"], ["GET", "/v1x0/a+b"], ["GET", "/v1.0/aab"]]) {
       expect(await send(method!, path!)).toBe("404 unrouted");
     }
+    expect(await send("PUT", "/api/v1/keys")).toBe("405 allow HEAD, GET, POST");
     expect(await send("GET", "/v1.0/a+b")).toBe("200 dotted");
   });
 
@@ -62,9 +72,9 @@ describe("RouteDispatcher", () => {
     expect(await send("DELETE", "/api/v1/keys/a/b")).toBe("404 unrouted");
   });
 
-  it("lists a path's methods for Allow, HEAD with GET, and none for an unknown path", () => {
-    expect(dispatcher.allowed("/api/v1/keys")).toEqual(["HEAD", "GET", "POST"]);
-    expect(dispatcher.allowed("/api/v1/keys/key_1")).toEqual(["DELETE"]);
-    expect(dispatcher.allowed("/nowhere")).toEqual([]);
+  it("lists a path's methods for Allow, HEAD with GET, and none for an unknown path", async () => {
+    expect(await send("DELETE", "/api/v1/keys")).toBe("405 allow HEAD, GET, POST");
+    expect(await send("GET", "/api/v1/keys/key_1")).toBe("405 allow DELETE");
+    expect(await send("DELETE", "/nowhere")).toBe("404 unrouted");
   });
 });

@@ -17,7 +17,6 @@ export const sessionRoutes: Route[] = [
       const { email, password } = parseInput(LoginRequest, await readJson(ctx, s.settings.bodyLimitBytes));
       const { secret, active } = await s.sessions.login(email, password, ctx.ip, ctx.get("User-Agent") || null);
       setSessionCookie(ctx, secret, s.sessions.expiresAt(active.session));
-      ctx.status = 201;
       ctx.body = s.sessions.toBody(active);
     },
   }),
@@ -41,7 +40,6 @@ export const sessionRoutes: Route[] = [
     handler: (s) => async (ctx) => {
       await s.sessions.logout(ctx.state.session, { ip: ctx.ip, userAgent: ctx.get("User-Agent") || null });
       setSessionCookie(ctx, null);
-      ctx.status = 204;
     },
   }),
 ];

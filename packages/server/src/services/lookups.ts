@@ -4,10 +4,10 @@ import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
-/** A batch decoded but not charged yet: its summary, and how many lookups it is to be charged. */
-export interface DecodedBatch {
+/** A batch's items are done: its summary, and its charge under way. */
+export interface ChargedBatch {
   summary: BatchSummary;
-  lookups: number;
+  charged: Promise<void>;
 }
 
 /** Single and batch lookups: decode, then charge what was answered. */
@@ -27,13 +27,13 @@ export class Lookups {
   }
 
   /**
-   * One item per input, handed to `onItem` in input order as soon as it is made, so that the answer can be
-   * written as the batch is decoded and no item outlives its turn (kept until the end, 1000 results were a
-   * fifth of a batch's CPU time in garbage collection). Each distinct normalised ICCID that got a result is
-   * one lookup, however often or however differently it was written. Charge it with `chargeBatch` before
-   * the answer goes out.
+   * One item per input, made when asked for, in input order, so that the answer can be written as the batch
+   * is decoded and no item outlives its turn. After the last item it starts the batch's charge and returns
+   * the summary with that charge under way, which the answer waits for before it goes out (a refused
+   * charge, over the quota, rejects it): each distinct normalised ICCID that got a result is one lookup,
+   * however often or however differently it was written.
    */
-  decodeBatch(inputs: readonly string[], onItem: (item: BatchItem) => void): DecodedBatch {
+  *batch(grant: KeyGrant, inputs: readonly string[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
@@ -46,17 +46,13 @@ export class Lookups {
         ok++;
         if (outcome.result.valid) valid++;
         answered.add(outcome.result.iccid);
-        onItem({ index, ok: true, result: outcome.result });
+        yield { index, ok: true, result: outcome.result };
       } else {
         failedInputs.add(input);
-        onItem({ index, ok: false, input, error: outcome.error });
+        yield { index, ok: false, input, error: outcome.error };
       }
     }
     const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
-    return { summary, lookups: answered.size };
-  }
-
-  async chargeBatch(grant: KeyGrant, lookups: number): Promise<void> {
-    await this.meter.charge(grant, lookups);
+    return { summary, charged: this.meter.charge(grant, answered.size) };
   }
 }

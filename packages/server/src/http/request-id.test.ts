@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newRequestId } from "./wire-basics.js";
+import { newRequestId } from "./request-id.js";
 
 describe("newRequestId", () => {
   it("makes req_ and 32 hex digits, never the same twice, across refills of its random bytes", () => {
