@@ -64,6 +64,21 @@ export class CsvRows {
     return new CsvRows(start, encodeRows(items, items.keys(), 0, starts, ends, outcomes), starts, ends, outcomes);
   }
 
+  /** Rows kept as text with their outcomes (a CLI's resume state), located in one buffer like the server's. */
+  static fromTexts(start: number, texts: readonly string[], rowOutcomes: readonly RowOutcome[]): CsvRows {
+    const n = texts.length;
+    const [starts, ends, outcomes] = [new Uint32Array(n), new Uint32Array(n), new Uint8Array(n)];
+    const parts = texts.map((text) => Buffer.from(text, "utf8"));
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      starts[i] = at;
+      at += parts[i]!.length;
+      ends[i] = at;
+      outcomes[i] = OUTCOMES.indexOf(rowOutcomes[i]!);
+    }
+    return new CsvRows(start, Buffer.concat(parts, at), starts, ends, outcomes);
+  }
+
   /** How many rows have a result (valid or not). */
   get ok(): number {
     let ok = 0;

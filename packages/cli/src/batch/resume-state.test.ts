@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CsvRows } from "@iccid/sdk";
 import { describe, expect, it } from "vitest";
-import { StoredCsvRows } from "./answers.js";
 import { readResumeState, resumeStatePath, writeResumeState } from "./resume-state.js";
 
 const out = () => join(mkdtempSync(join(tmpdir(), "iccid-state-")), "out.csv");
@@ -10,9 +10,9 @@ const out = () => join(mkdtempSync(join(tmpdir(), "iccid-state-")), "out.csv");
 describe("the resume state beside the output", () => {
   it("keeps CSV answers whole, in input order, and goes away when nothing is left", async () => {
     const path = out();
-    const rows = new StoredCsvRows(["89441000000000000018,true,valid", "x,false,,\"a, b\""], ["valid", "failed"]);
+    const rows = CsvRows.fromTexts(0, ["89441000000000000018,true,valid", "x,false,,\"a, b\""], ["valid", "failed"]);
     await writeResumeState(path, [
-      { start: 9, iccids: ["c"], answers: { kind: "csv", rows: new StoredCsvRows(["c-row"], ["invalid"]) } },
+      { start: 9, iccids: ["c"], answers: { kind: "csv", rows: CsvRows.fromTexts(9, ["c-row"], ["invalid"]) } },
       { start: 3, iccids: ["a", "b"], answers: { kind: "csv", rows } },
     ]);
     const [first, second] = await readResumeState(path, "csv");

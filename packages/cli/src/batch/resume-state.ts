@@ -1,7 +1,6 @@
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import type { BatchAllItem, RowOutcome } from "@iccid/sdk";
+import { CsvRows, type BatchAllItem, type RowOutcome } from "@iccid/sdk";
 import { CliError, UsageError } from "../errors.js";
-import { StoredCsvRows } from "./answers.js";
 import type { StoredChunk } from "./chunker.js";
 import type { BatchFormat } from "./resume.js";
 
@@ -40,7 +39,7 @@ function fromLine(line: Line): StoredChunk {
   const { start, iccids } = line;
   const whole = Number.isInteger(start) && start >= 0 && Array.isArray(iccids) && iccids.length > 0;
   if (whole && line.format === "csv" && line.rows?.length === iccids.length && line.outcomes?.length === iccids.length) {
-    return { start, iccids, answers: { kind: "csv", rows: new StoredCsvRows(line.rows, line.outcomes) } };
+    return { start, iccids, answers: { kind: "csv", rows: CsvRows.fromTexts(start, line.rows, line.outcomes) } };
   }
   if (whole && line.format === "jsonl" && line.items?.length === iccids.length) return { start, iccids, answers: { kind: "jsonl", items: line.items } };
   throw new Error("a line is not a chunk of answers");
