@@ -22,6 +22,11 @@ export const PROBLEM_CODES = {
     when: "The API key lacks the scope this endpoint needs (named in required_scope); nothing was charged.",
   },
   csrf_rejected: { status: 403, title: "Cross-site request rejected", when: "A cross-site state-changing session request." },
+  invalid_idempotency_key: {
+    status: 400,
+    title: "Invalid Idempotency-Key",
+    when: "The Idempotency-Key header is empty, longer than 255 characters, or not printable ASCII.",
+  },
   not_found: { status: 404, title: "Not found", when: "Unknown route or key id." },
   method_not_allowed: { status: 405, title: "Method not allowed", when: "The path exists but not with this method." },
   request_timeout: { status: 408, title: "Request timeout", when: "The request did not arrive in full in time." },
@@ -30,6 +35,11 @@ export const PROBLEM_CODES = {
     title: "Key cannot be rolled",
     when: "The key was revoked, has expired or was rolled already.",
   },
+  idempotency_key_in_use: {
+    status: 409,
+    title: "Idempotency key in use",
+    when: "A request with this Idempotency-Key is still being answered; retry after Retry-After.",
+  },
   payload_too_large: { status: 413, title: "Payload too large", when: "The body is over the size limit." },
   unsupported_media_type: {
     status: 415,
@@ -37,6 +47,11 @@ export const PROBLEM_CODES = {
     when: "A body that is not application/json.",
   },
   invalid_input: { status: 422, title: "Invalid input", when: "The request failed the schema or the ICCID grammar." },
+  idempotency_key_reused: {
+    status: 422,
+    title: "Idempotency key reused",
+    when: "This Idempotency-Key was used in the last 24 hours for a request with another body.",
+  },
   malformed_json: { status: 422, title: "Malformed JSON", when: "The body is not parsable JSON." },
   rate_limited: { status: 429, title: "Rate limited", when: "Requests over the plan's rate limit; retry after Retry-After." },
   quota_exceeded: {

@@ -19,6 +19,7 @@ import { routeTable, unrouted } from "./routes/router.js";
 import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { AuditTrail } from "./services/audit-trail.js";
+import { IdempotentRequests } from "./services/idempotent-requests.js";
 import { Lookups } from "./services/lookups.js";
 import { Meter } from "./services/meter.js";
 import { Readiness, type SharedLimits } from "./services/readiness.js";
@@ -74,6 +75,8 @@ export function createApp(deps: AppDeps): IccidApp {
     limiter: new AccountRateLimiter(limiters),
     usageReads: new UsageReadLimit(limiters, settings.usageReads, settings.usageReadWindowSeconds),
     lookups: new Lookups(decoder, meter),
+    idempotentRequests: new IdempotentRequests(store.idempotency, clock),
+    logger,
     usage: new UsageReport(store, clock),
     sessions: new Sessions(
       store,

@@ -106,6 +106,27 @@ export class RateLimited extends Refusal {
   }
 }
 
+/** An Idempotency-Key used in the last 24 hours for a request with another body; nothing was run. */
+export class IdempotencyKeyReused extends Refusal {
+  readonly code = "idempotency_key_reused";
+
+  constructor() {
+    super("this idempotency key was used for a request with another body");
+  }
+}
+
+/** The first request with this Idempotency-Key is still being answered; nothing was run. */
+export class IdempotencyKeyInUse extends Refusal {
+  readonly code = "idempotency_key_in_use";
+
+  constructor(
+    /** Whole seconds (≥ 1) before asking again is likely to find the first request's answer. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`a request with this idempotency key is still being answered; retry in ${retryAfterSeconds} s`);
+  }
+}
+
 /** The period's lookups would be exceeded; nothing was charged. */
 export class QuotaExceeded extends Refusal {
   readonly code = "quota_exceeded";

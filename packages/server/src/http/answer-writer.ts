@@ -35,7 +35,8 @@ export function commonFields(requestId: string, rateLimit?: RateLimitState): str
  * the answer (a route's handler, or the problem middleware), then writes it for Koa to send: a JSON body
  * encoded once into bytes (by the route's encoder when it is the route's own answer, else by
  * JSON.stringify), its type and length, and the common fields, which the answer's own headers win over (a
- * refusal's RateLimit fields for another budget). A body that cannot be encoded at all is a bug: logged by
+ * refusal's RateLimit fields for another budget). A request claimed by its Idempotency-Key has its answer
+ * kept for replays (or its key released) here, before the answer goes out. A body that cannot be encoded at all is a bug: logged by
  * name and answered 500.
  */
 export function answerWriter(logger: Logger): Middleware<AppState> {
@@ -43,6 +44,7 @@ export function answerWriter(logger: Logger): Middleware<AppState> {
     ctx.state.requestId = requestIdOf(ctx.get("X-Request-Id"));
     await next();
     if (ctx.res.headersSent) return;
+    const value: unknown = ctx.body;
     try {
       encodeBody(ctx);
     } catch (error) {
@@ -52,6 +54,8 @@ export function answerWriter(logger: Logger): Middleware<AppState> {
       ctx.set("Content-Type", "application/problem+json");
       ctx.body = Buffer.from(JSON.stringify(problem.body(ctx.state.requestId)));
     }
+    const keep = ctx.state.keepAnswer;
+    if (keep) await keep({ status: ctx.status, contentType: ctx.response.get("Content-Type"), bytes: bodyBytes(ctx.body), value });
     addFields(ctx.res, commonFields(ctx.state.requestId, ctx.state.rateLimit));
   };
 }
@@ -64,6 +68,10 @@ function encodeBody(ctx: Context & { state: AppState }): void {
   const encode = declared?.encode && ctx.status === declared.status ? declared.encode : JSON.stringify;
   if (!ctx.res.hasHeader("Content-Type")) ctx.set("Content-Type", JSON_CONTENT_TYPE);
   ctx.body = Buffer.from(encode(body));
+}
+
+function bodyBytes(body: unknown): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : "");
 }
 
 function addFields(res: ServerResponse, fields: readonly string[]): void {

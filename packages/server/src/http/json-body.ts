@@ -10,6 +10,29 @@ import { HttpProblem, jsonPointer } from "./problem.js";
  * when Content-Length says so), 422 `malformed_json` when it does not parse. An empty body is `undefined`.
  */
 export async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
+  const text = readBodies.has(ctx.req) ? readBodies.get(ctx.req) : await bodyText(ctx, limitBytes);
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpProblem("malformed_json", "The body is not valid JSON.");
+  }
+}
+
+// Bodies read before the handler (an Idempotency-Key's request is compared by its body), by request.
+const readBodies = new WeakMap<IncomingMessage, string | undefined>();
+
+/**
+ * The JSON body's text read ahead of the handler, with readJson's checks (415, 413); `undefined` when
+ * there is none. readJson then parses this text rather than reading the request again.
+ */
+export async function readBodyAhead(ctx: Context, limitBytes: number): Promise<string | undefined> {
+  const text = await bodyText(ctx, limitBytes);
+  readBodies.set(ctx.req, text);
+  return text;
+}
+
+async function bodyText(ctx: Context, limitBytes: number): Promise<string | undefined> {
   const length = ctx.request.length;
   const hasBody = (length !== undefined && length > 0) || ctx.get("Transfer-Encoding") !== "";
   if (!hasBody) return undefined;
@@ -19,14 +42,7 @@ export async function readJson(ctx: Context, limitBytes: number): Promise<unknow
     throw new HttpProblem("unsupported_media_type", "The body must be JSON, sent with Content-Type: application/json.");
   }
   if (length !== undefined && length > limitBytes) throw tooLarge(limitBytes);
-
-  const text = await readText(ctx.req, limitBytes);
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpProblem("malformed_json", "The body is not valid JSON.");
-  }
+  return readText(ctx.req, limitBytes);
 }
 
 /** The body as text, refusing past `limitBytes`. Plain stream events: this runs on every request. */

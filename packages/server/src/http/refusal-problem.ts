@@ -1,4 +1,6 @@
 import {
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   InvalidCredentials,
   InsufficientScope,
   InvalidInput,
@@ -84,6 +86,15 @@ export function problemForRefusal(refusal: Refusal): HttpProblem {
   if (refusal instanceof InvalidInput) {
     const errors = refusal.issues.map((issue) => ({ pointer: jsonPointer(issue.field), code: issue.code, detail: issue.detail }));
     return new HttpProblem(refusal.code, refusal.message, { errors });
+  }
+  if (refusal instanceof IdempotencyKeyReused) {
+    return new HttpProblem(refusal.code, "This Idempotency-Key was used in the last 24 hours with another body; use a new key for a new request.");
+  }
+  if (refusal instanceof IdempotencyKeyInUse) {
+    return new HttpProblem(refusal.code, "A request with this Idempotency-Key is still being answered; retry after Retry-After.", {
+      retry_after: refusal.retryAfterSeconds,
+      headers: { "Retry-After": String(refusal.retryAfterSeconds) },
+    });
   }
   if (refusal instanceof NotFound) return new HttpProblem(refusal.code, MISSING_DETAILS[refusal.missing]);
   // A refusal without wording of its own here still answers with its code; its message is domain words.

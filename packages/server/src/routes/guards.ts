@@ -1,6 +1,7 @@
 import type { ProblemCode } from "@iccid/core";
 import { bearer } from "../http/bearer.js";
 import { csrfGuard } from "../http/csrf.js";
+import { idempotency } from "../http/idempotency.js";
 import { requireSession } from "../http/session-auth.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
@@ -22,6 +23,7 @@ const CSRF_PROBLEMS: ProblemCode[] = ["csrf_rejected"];
 const BODY_PROBLEMS: ProblemCode[] = ["payload_too_large", "unsupported_media_type", "invalid_input", "malformed_json"];
 const QUERY_PROBLEMS: ProblemCode[] = ["invalid_input"];
 const BUDGET_PROBLEMS: ProblemCode[] = ["rate_limited"];
+const IDEMPOTENCY_PROBLEMS: ProblemCode[] = ["invalid_idempotency_key", "idempotency_key_in_use", "idempotency_key_reused"];
 /** Any route: a bug or a broken store, and the store being unreachable or the server shutting down. */
 const EVERY_ROUTE_PROBLEMS: ProblemCode[] = ["internal_error", "unavailable"];
 
@@ -39,13 +41,15 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
     case "none":
       break;
   }
+  const accountOf = route.auth.kind === "apiKey" ? (state: AppState) => state.grant.account.id : (state: AppState) => state.session.account.id;
   if (route.budget === "usage_reads") {
-    const accountOf = route.auth.kind === "apiKey" ? (state: AppState) => state.grant.account.id : (state: AppState) => state.session.account.id;
     chain.push(async (ctx, next) => {
       await s.usageReads.take(accountOf(ctx.state));
       await next();
     });
   }
+  // After the rate limit: a replay is a request like any other, and spends it.
+  if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf, s.settings.bodyLimitBytes, s.logger));
   return chain;
 }
 
@@ -59,6 +63,7 @@ export function routeProblems(route: Route): ProblemCode[] {
       ...(route.body ? BODY_PROBLEMS : []),
       ...(route.query ? QUERY_PROBLEMS : []),
       ...(route.budget ? BUDGET_PROBLEMS : []),
+      ...(route.idempotency ? IDEMPOTENCY_PROBLEMS : []),
       ...route.problems,
       ...EVERY_ROUTE_PROBLEMS,
     ]),

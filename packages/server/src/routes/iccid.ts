@@ -12,6 +12,7 @@ export const iccidRoutes: Route[] = [
     path: "/api/v1/iccid/lookup",
     summary: "Look up one ICCID",
     auth: spend,
+    idempotency: {},
     body: { schema: LookupRequest, required: true },
     response: { status: 200, description: "The lookup result (valid may be false)", schema: LookupResult },
     problems: ["quota_exceeded"],
@@ -28,6 +29,7 @@ export const iccidRoutes: Route[] = [
       "One result per input, in input order. A bad item never fails the request. summary.unique counts " +
       "distinct normalised ICCIDs plus distinct failed inputs; each distinct ICCID answered is one lookup.",
     auth: spend,
+    idempotency: {},
     body: { schema: BatchRequest, required: true },
     response: {
       status: 200,

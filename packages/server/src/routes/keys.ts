@@ -1,7 +1,12 @@
-import { CreatedKey, CreateKeyRequest, KeyList, RollKeyRequest } from "@iccid/core";
+import { CreatedKey, CreateKeyRequest, KeyList, RollKeyRequest, type KeyRecord } from "@iccid/core";
 import { parseInput, readJson } from "../http/json-body.js";
 import { sessionOrigin } from "./audit-origin.js";
 import { defineRoute, type Route } from "./route.js";
+
+function withoutSecret(created: unknown): KeyRecord {
+  const { key: _secret, ...record } = created as CreatedKey;
+  return record;
+}
 
 // API keys are managed from the account page: by session, and guarded against cross-site changes.
 const session = { kind: "session" } as const;
@@ -26,8 +31,14 @@ export const keyRoutes: Route[] = [
       "most 5 years ahead (422 invalid_input naming it otherwise).",
     auth: session,
     csrf: true,
+    // A replay cannot show the secret, which is never stored: it answers the key's record without it.
+    idempotency: { replayBody: withoutSecret },
     body: { schema: CreateKeyRequest, required: false },
-    response: { status: 201, description: "Created", schema: CreatedKey },
+    response: {
+      status: 201,
+      description: "Created. A replay (Idempotent-Replayed: true) answers the key's record without `key`: roll the key for a new secret",
+      schema: CreatedKey,
+    },
     handler: (s) => async (ctx) => {
       // The body is optional: no body means a key without a name, with every scope, that never expires.
       const { name, scopes, expires_at } = parseInput(CreateKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});

@@ -1,6 +1,7 @@
 import type { KeyScope, ProblemCode } from "@iccid/core";
 import type { Middleware } from "koa";
 import type { z } from "zod";
+import type { IdempotentRoute } from "../http/idempotency.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 
@@ -55,6 +56,11 @@ export interface Route {
    * which read many rows and so have a per-account budget apart from the plan's request rate.
    */
   budget?: "usage_reads";
+  /**
+   * Requests may carry an Idempotency-Key: the same request within 24 hours is answered again, not run
+   * again (http/idempotency.ts). Its problems are added to the route's.
+   */
+  idempotency?: IdempotentRoute;
   /** A JSON request body; `required: false` means no body at all is accepted too. */
   body?: { schema: WireSchema; required: boolean };
   /** The query string, one parameter per field of this object schema. */

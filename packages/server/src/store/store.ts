@@ -195,6 +195,52 @@ export interface MeterStore {
   usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]>;
 }
 
+/** Which request an Idempotency-Key names: the account's key on one route. */
+export interface IdempotentRequestId {
+  accountId: string;
+  /** The route's path as declared (`/api/v1/iccid/lookup`). */
+  route: string;
+  key: string;
+}
+
+/** A claim of an Idempotency-Key before its request runs; rows created before the bounds are stale. */
+export interface IdempotencyClaim {
+  id: IdempotentRequestId;
+  /** SHA-256 of the request's body, hex: the same body is the same request. */
+  fingerprint: string;
+  at: number;
+  /** A kept answer older than this is gone: the key may be used again. */
+  expiredBefore: number;
+  /** A pending claim older than this was abandoned (its instance stopped): it may be claimed again. */
+  abandonedBefore: number;
+}
+
+/** An answer as it was sent: status, Content-Type and body. */
+export interface StoredAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** A claim found in place: its request's fingerprint, and its answer once it has one (else it is in flight). */
+export interface KeptRequest {
+  fingerprint: string;
+  createdAt: number;
+  answer?: StoredAnswer;
+}
+
+/** The requests sent with an Idempotency-Key, and the answers kept for their replays. */
+export interface IdempotencyStore {
+  /** "claimed" when this request may run; otherwise the claim in place, on any instance. */
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<KeptRequest | "claimed">;
+  /** Keeps the answer of a claimed request, for replays. */
+  keepIdempotentAnswer(id: IdempotentRequestId, answer: StoredAnswer): Promise<void>;
+  /** Deletes a pending claim: its request did nothing, and the same key may run again. */
+  releaseIdempotencyKey(id: IdempotentRequestId): Promise<void>;
+  /** Deletes every claim and kept answer created before `at`; answers how many. */
+  deleteIdempotentRequestsBefore(at: number): Promise<number>;
+}
+
 /** Moving every row between stores (`iccid-server export` / `import`). */
 export interface DataMove {
   /** Every row of every table, in foreign-key order. */
@@ -207,4 +253,6 @@ export interface DataMove {
  * The persistence boundary, by role. Async so that a networked store (PostgreSQL) fits beside the
  * embedded SQLite one without touching the services above it.
  */
-export interface Store extends StoreLifecycle, AccountStore, CredentialStore, AuditStore, PrefixStore, MeterStore, DataMove {}
+export interface Store extends StoreLifecycle, AccountStore, CredentialStore, AuditStore, PrefixStore, MeterStore, DataMove {
+  readonly idempotency: IdempotencyStore;
+}

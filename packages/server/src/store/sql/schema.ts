@@ -112,6 +112,23 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
   CREATE INDEX audit_events_account ON audit_events(account_id, at, id);
   CREATE INDEX audit_events_at ON audit_events(at);
   ${d === "postgres" ? POSTGRES_KEY_GRANT_TRIGGER_V6 : ""}`,
+
+  // 7: the answers kept for Idempotency-Key replays (services/idempotent-requests.ts), one per account, route
+  // and key: claimed pending before the request runs, so a duplicate on any instance sees it; the answer's
+  // status, type and body once it succeeded. Rows past 24 hours are ignored and deleted.
+  (d) => `
+  CREATE TABLE idempotent_requests (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    route TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    created_at ${INT64[d]} NOT NULL,
+    status INTEGER,
+    content_type TEXT,
+    body TEXT,
+    PRIMARY KEY (account_id, route, idempotency_key)
+  );
+  CREATE INDEX idempotent_requests_created ON idempotent_requests(created_at);`,
 ];
 
 const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })

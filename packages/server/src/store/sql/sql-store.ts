@@ -35,6 +35,7 @@ import type {
 } from "../store.js";
 import { restoreParams, restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
 import { auditEventsQuery } from "./audit-sql.js";
+import { SqlIdempotencyStore } from "./idempotency-sql.js";
 import { INSERT_KEY, keyParams, rollKeyStatements } from "./key-sql.js";
 import { MIGRATIONS } from "./schema.js";
 import type { SqlDriver, Statement } from "./sql-driver.js";
@@ -49,10 +50,12 @@ const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) 
  */
 export class SqlStore implements Store {
   readonly #charges: GroupCommit;
+  readonly idempotency: SqlIdempotencyStore;
   #grantCache: GrantCache | undefined;
 
   constructor(protected readonly driver: SqlDriver) {
     this.#charges = new GroupCommit((charges) => driver.chargeAll(charges), driver.commitGatherMs);
+    this.idempotency = new SqlIdempotencyStore(driver);
   }
 
   /** Made at the first key check: on PostgreSQL it listens for changes, which operator commands never need. */

@@ -1,0 +1,71 @@
+import type { Middleware } from "koa";
+import type { Logger } from "pino";
+import type { IdempotentRequests } from "../services/idempotent-requests.js";
+import type { StoredAnswer } from "../store/store.js";
+import { readBodyAhead } from "./json-body.js";
+import { HttpProblem } from "./problem.js";
+import type { AppState } from "./state.js";
+
+/** 1 to 255 printable ASCII characters (docs/api.md, "Idempotency"). */
+const WELL_FORMED_KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** An answer as the answer writer is about to send it: its status, type, bytes, and the body before encoding. */
+export interface WrittenAnswer {
+  status: number;
+  contentType: string;
+  bytes: Buffer;
+  value: unknown;
+}
+
+/** What a route's requests with an Idempotency-Key keep for their replays. */
+export interface IdempotentRoute {
+  /** The body a replay answers, from the body the first answer had (for a created key: without its secret). */
+  replayBody?: (value: unknown) => unknown;
+}
+
+/**
+ * Idempotency-Key, after the route's auth and rate limit: a request without the header runs as ever. With
+ * it, the body is read ahead and the key claimed for the account and route (IdempotentRequests): a request
+ * seen before is answered what it was answered, with `Idempotent-Replayed: true`, and not run. A claimed
+ * request runs, and the answer writer hands its answer to `ctx.state.keepAnswer`: a 2xx answer is kept
+ * for replays; any other did nothing (refused before it was run or charged), so the key is released and
+ * the same request may run again. A request that ends without an answer written releases it too.
+ */
+export function idempotency(requests: IdempotentRequests, route: IdempotentRoute, accountOf: (state: AppState) => string, limitBytes: number, logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const key = ctx.req.headers["idempotency-key"];
+    if (key === undefined) return next();
+    if (typeof key !== "string" || !WELL_FORMED_KEY.test(key)) {
+      throw new HttpProblem("invalid_idempotency_key", "Idempotency-Key: must be 1 to 255 printable ASCII characters.");
+    }
+    const body = (await readBodyAhead(ctx, limitBytes)) ?? "";
+    const decision = await requests.begin({ accountId: accountOf(ctx.state), route: ctx.state.route!, key }, body);
+    if ("replay" in decision) {
+      const { status, contentType, body: kept } = decision.replay;
+      ctx.status = status;
+      ctx.set("Content-Type", contentType);
+      ctx.set("Idempotent-Replayed", "true");
+      ctx.body = Buffer.from(kept);
+      return;
+    }
+    const claimed = decision.run;
+    let settled = false;
+    const settle = async (answer: StoredAnswer | undefined) => {
+      if (settled) return;
+      settled = true;
+      try {
+        await (answer ? claimed.keep(answer) : claimed.release());
+      } catch (error) {
+        // A claim left pending answers 409 to its duplicates until it counts as abandoned.
+        logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "idempotent answer not kept");
+      }
+    };
+    ctx.state.keepAnswer = ({ status, contentType, bytes, value }) => {
+      if (status < 200 || status > 299) return settle(undefined);
+      const body = route.replayBody ? JSON.stringify(route.replayBody(value)) : bytes.toString("utf8");
+      return settle({ status, contentType, body });
+    };
+    ctx.res.once("close", () => void settle(undefined));
+    await next();
+  };
+}
