@@ -32,7 +32,19 @@ export interface BatchAllProgress {
   requests: number;
 }
 
-export interface BatchAllOptions extends RequestOptions {
+/** Which chunk a batch request carries: its first item's position in the source, and the ICCIDs sent. */
+export interface BatchAllChunk {
+  start: number;
+  iccids: readonly string[];
+}
+
+export interface BatchAllOptions extends Omit<RequestOptions, "idempotencyKey"> {
+  /**
+   * The Idempotency-Key of each chunk's request (1 to 255 printable ASCII characters); default: a random
+   * one per request, the same on its retries. A key derived from what the chunk is lets a run started again
+   * after a crash be answered, not charged, for the chunks the server answered before.
+   */
+  idempotencyKeyOf?: (chunk: BatchAllChunk) => string;
   /** Batch requests in flight at once. Default 4. `timeoutMs`, `deadlineMs` and `maxRetries` apply per request. */
   concurrency?: number;
   /** ICCIDs per request, at most 1000 (the default). */
@@ -60,7 +72,7 @@ interface Chunk {
 const MAX_WIRE_INPUT = 64;
 
 /** The batch endpoint: every chunk's request is this, with the chunk's ICCIDs as its body. */
-const BATCH_CALL = { method: "POST", path: "/iccid/batch", auth: "api_key" } as const satisfies RequestSpec;
+const BATCH_CALL = { method: "POST", path: "/iccid/batch", auth: "api_key", idempotent: true } as const satisfies RequestSpec;
 
 function clampInt(value: number, min: number, max: number, name: string): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -150,7 +162,7 @@ async function* runChunks<T>(
   options: BatchAllOptions,
   form: ChunkForm<T>,
 ): AsyncGenerator<T, void, undefined> {
-  const { concurrency: rawConcurrency, chunkSize: rawChunkSize, onProgress, signal, ...requestOptions } = options;
+  const { concurrency: rawConcurrency, chunkSize: rawChunkSize, onProgress, signal, idempotencyKeyOf, ...requestOptions } = options;
   const concurrency = clampInt(rawConcurrency ?? 4, 1, 64, "concurrency");
   const chunkSize = clampInt(rawChunkSize ?? BATCH_MAX_ITEMS, 1, BATCH_MAX_ITEMS, "chunkSize");
   // Ends requests in flight when the consumer stops early, the caller aborts, or one chunk fails for good.
@@ -199,7 +211,8 @@ async function* runChunks<T>(
   async function send(chunk: Chunk): Promise<Chunk> {
     if (chunk.send.length === 0) return chunk; // nothing well-formed: no request, no quota
     const call = { ...BATCH_CALL, body: { iccids: chunk.send }, backoff, accept: form.accept };
-    chunk.response = await client.callBytes(call, { ...requestOptions, signal: stop.signal });
+    const idempotencyKey = idempotencyKeyOf?.({ start: chunk.start, iccids: chunk.send });
+    chunk.response = await client.callBytes(call, { ...requestOptions, signal: stop.signal, idempotencyKey });
     progress.requests++;
     chunk.send = [];
     return chunk;

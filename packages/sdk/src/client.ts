@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { isWellFormedApiKey } from "@iccid/core/grammar";
 import { Agent, type Dispatcher } from "undici";
 import { ApiKeyError } from "./errors.js";
@@ -50,7 +51,16 @@ export interface RequestOptions {
   deadlineMs?: number | undefined;
   maxRetries?: number | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * The Idempotency-Key of a call that creates or charges (lookup, batch, keys.create): 1 to 255 printable
+   * ASCII characters. Default: a random UUID made for the call. Every retry of the call sends the same key,
+   * so the server runs it once; pass your own to make a call again later (after a crash) without paying twice.
+   */
+  idempotencyKey?: string | undefined;
 }
+
+/** 1 to 255 printable ASCII characters, as the server takes an Idempotency-Key. */
+const WELL_FORMED_IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** @internal How a resource method describes its request. */
 export interface RequestSpec {
@@ -60,8 +70,10 @@ export interface RequestSpec {
   query?: URLSearchParams | undefined;
   body?: unknown;
   auth: "api_key" | "session" | "none";
-  /** false for calls that must not run twice (creating a key). */
+  /** false for calls that must not run twice (rolling a key). */
   retry?: boolean;
+  /** Sends an Idempotency-Key, the same on every retry: the server answers a retry of a call it ran already without running it again. */
+  idempotent?: boolean;
   backoff?: SharedBackoff | undefined;
   /** The Accept header, when the call asks for another form than JSON (the batch as CSV). */
   accept?: string;
@@ -93,6 +105,14 @@ function parseBaseUrl(raw: string): URL {
     throw new TypeError(`baseUrl must use http or https, got ${JSON.stringify(raw)}`);
   }
   return url;
+}
+
+function idempotencyKey(given: string | undefined): string {
+  if (given === undefined) return randomUUID();
+  if (typeof given !== "string" || !WELL_FORMED_IDEMPOTENCY_KEY.test(given)) {
+    throw new TypeError("idempotencyKey must be 1 to 255 printable ASCII characters");
+  }
+  return given;
 }
 
 function masked(key: string): string {
@@ -180,6 +200,7 @@ export class IccidClient {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
     }
+    if (spec.idempotent) headers["idempotency-key"] = idempotencyKey(options.idempotencyKey);
     const query = spec.query?.toString();
     const req: HttpRequest = { method: spec.method, origin: this.origin, path: `${this.apiPath}${spec.path}${query ? `?${query}` : ""}`, headers, body };
 

@@ -1,4 +1,4 @@
-import type { FieldError } from "@iccid/core/types";
+import type { FieldError, KeyRecord } from "@iccid/core/types";
 import type { RateLimitInfo } from "./rate-limit-fields.js";
 
 // Every error the SDK throws. Each class sets its `name` on the prototype, and the guards at the bottom
@@ -112,6 +112,34 @@ export class ConflictError extends APIError {
   }
 }
 
+/**
+ * 409 `idempotency_key_in_use`: a request with this Idempotency-Key is still being answered (a retry that
+ * overtook the first attempt). Retried by default after `retryAfterMs`, when the first answer is kept.
+ */
+export class IdempotencyKeyInUseError extends ConflictError {
+  static {
+    this.prototype.name = "IdempotencyKeyInUseError";
+  }
+  readonly retryAfterMs: number | undefined;
+  constructor(init: APIErrorInit & { retryAfterMs?: number | undefined }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/**
+ * `keys.create` was answered by a replay (`Idempotent-Replayed: true`): the server had created this key for
+ * the same Idempotency-Key already, and never shows a secret twice. Roll `record.id` for a new secret.
+ */
+export class KeyAlreadyCreatedError extends IccidError {
+  static {
+    this.prototype.name = "KeyAlreadyCreatedError";
+  }
+  constructor(readonly record: KeyRecord) {
+    super(`the key ${record.id} was created by an earlier attempt and its secret is not shown again: roll it for a new one`);
+  }
+}
+
 /** 404: unknown route, or a key id that does not exist or belongs to another account. */
 export class NotFoundError extends APIError {
   static {
@@ -149,6 +177,13 @@ export class UnprocessableEntityError extends APIError {
   constructor(init: APIErrorInit & { errors?: FieldError[] }) {
     super(init);
     this.errors = init.errors ?? [];
+  }
+}
+
+/** 422 `idempotency_key_reused`: this Idempotency-Key was used in the last 24 hours with another body. Never retried. */
+export class IdempotencyKeyReusedError extends UnprocessableEntityError {
+  static {
+    this.prototype.name = "IdempotencyKeyReusedError";
   }
 }
 
@@ -278,6 +313,9 @@ export const isPermissionDeniedError = guard<PermissionDeniedError>("PermissionD
 export const isSubscriptionRequiredError = guard<SubscriptionRequiredError>("SubscriptionRequiredError");
 export const isInsufficientScopeError = guard<InsufficientScopeError>("InsufficientScopeError");
 export const isConflictError = guard<ConflictError>("ConflictError");
+export const isIdempotencyKeyInUseError = guard<IdempotencyKeyInUseError>("IdempotencyKeyInUseError");
+export const isIdempotencyKeyReusedError = guard<IdempotencyKeyReusedError>("IdempotencyKeyReusedError");
+export const isKeyAlreadyCreatedError = guard<KeyAlreadyCreatedError>("KeyAlreadyCreatedError");
 export const isNotFoundError = guard<NotFoundError>("NotFoundError");
 export const isMethodNotAllowedError = guard<MethodNotAllowedError>("MethodNotAllowedError");
 export const isPayloadTooLargeError = guard<PayloadTooLargeError>("PayloadTooLargeError");

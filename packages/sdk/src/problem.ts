@@ -3,6 +3,8 @@ import {
   APIError,
   AuthenticationError,
   ConflictError,
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
   InsufficientScopeError,
   InternalServerError,
   MethodNotAllowedError,
@@ -81,7 +83,7 @@ export function errorFromResponse(status: number, headers: ResponseHeaders, raw:
     case 404:
       return new NotFoundError(init);
     case 409:
-      return new ConflictError(init);
+      return code === "idempotency_key_in_use" ? new IdempotencyKeyInUseError({ ...init, retryAfterMs }) : new ConflictError(init);
     case 405:
       return new MethodNotAllowedError(init);
     case 413:
@@ -89,6 +91,7 @@ export function errorFromResponse(status: number, headers: ResponseHeaders, raw:
     case 415:
       return new UnsupportedMediaTypeError(init);
     case 422:
+      if (code === "idempotency_key_reused") return new IdempotencyKeyReusedError({ ...init, errors: fieldErrors(problem.errors) });
       return new UnprocessableEntityError({ ...init, errors: fieldErrors(problem.errors) });
     case 429: {
       if (code === "quota_exceeded") {

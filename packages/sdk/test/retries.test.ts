@@ -209,18 +209,47 @@ describe("retries", () => {
     expect(seen.attempts).toBe(1);
   });
 
-  it("never retries POST /keys, even on a 503 or a dropped connection", async () => {
+  it("retries POST /keys, lookups and batches with the same Idempotency-Key on every attempt", async () => {
+    api = mockApi();
+    const keys: string[] = [];
+    const unavailable = (opts: { headers?: unknown }) => {
+      keys.push(String((opts.headers as Record<string, string>)["idempotency-key"]));
+      return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: PROBLEM_HEADERS } };
+    };
+    api.pool.intercept({ path: "/api/v1/keys", method: "POST" }).reply(unavailable).persist();
+    api.pool.intercept(LOOKUP).reply(unavailable).persist();
+    await expect(api.client.keys.create({ name: "ci" }, { maxRetries: 2 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await expect(api.client.iccid.lookup(ICCID, { maxRetries: 1, idempotencyKey: "mine-1" })).rejects.toBeInstanceOf(InternalServerError);
+    expect(keys.slice(3)).toEqual(["mine-1", "mine-1"]);
+    await expect(api.client.iccid.lookup(ICCID, { maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(keys[5]).not.toBe(keys[0]); // a new call, a new key
+  });
+
+  it("refuses a malformed idempotencyKey before sending anything", async () => {
+    api = mockApi();
+    for (const key of ["", "x".repeat(256), "caf\u00e9"]) {
+      await expect(api.client.iccid.lookup(ICCID, { idempotencyKey: key })).rejects.toThrow("idempotencyKey must be 1 to 255 printable ASCII characters");
+    }
+  });
+
+  it("retries a 409 idempotency_key_in_use after its Retry-After and gets the first request's answer", async () => {
     api = mockApi();
     const seen = counter();
     api.pool
-      .intercept({ path: "/api/v1/keys", method: "POST" })
+      .intercept(LOOKUP)
       .reply(() => {
         seen.attempts++;
-        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: PROBLEM_HEADERS } };
+        if (seen.attempts === 1) {
+          return { statusCode: 409, data: problem(409, "idempotency_key_in_use"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "0" } } };
+        }
+        return { statusCode: 200, data: lookupResult(ICCID), responseOptions: { headers: { ...JSON_HEADERS, "idempotent-replayed": "true" } } };
       })
       .persist();
-    await expect(api.client.keys.create({ name: "ci" }, { maxRetries: 5 })).rejects.toBeInstanceOf(InternalServerError);
-    expect(seen.attempts).toBe(1);
+    expect((await api.client.iccid.lookup(ICCID)).iccid).toBe(lookupResult(ICCID).iccid);
+    expect(seen.attempts).toBe(2);
   });
 });
 

@@ -9,14 +9,20 @@ import type { IccidClient, RequestOptions } from "../client.js";
 export class IccidResource {
   constructor(private readonly client: IccidClient) {}
 
-  /** Decodes one ICCID. A well-formed number with a wrong check digit is a result with `valid: false`; bad grammar is a 422. */
+  /**
+   * Decodes one ICCID, sent with an Idempotency-Key (`options.idempotencyKey`, or one of the call's own) so
+   * that a retry is never charged twice. A well-formed number with a wrong check digit is a result with `valid: false`; bad grammar is a 422.
+   */
   lookup(iccid: string, options?: RequestOptions): Promise<LookupResult> {
-    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body: { iccid }, schema: FastLookupResult }, options);
+    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body: { iccid }, schema: FastLookupResult, idempotent: true }, options);
   }
 
-  /** Decodes 1–1000 ICCIDs in one request; a bad item is reported in place and never fails the batch. */
+  /**
+   * Decodes 1–1000 ICCIDs in one request; a bad item is reported in place and never fails the batch. Sent
+   * with an Idempotency-Key like `lookup`.
+   */
   batch(iccids: readonly string[], options?: RequestOptions): Promise<BatchResult> {
-    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: FastBatchResult }, options);
+    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: FastBatchResult, idempotent: true }, options);
   }
 
   /** Streams any number of ICCIDs through the batch endpoint; results come out in input order. See BatchAllOptions. */

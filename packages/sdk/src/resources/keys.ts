@@ -1,5 +1,6 @@
-import { CreatedKey as CreatedKeySchema, KeyList as KeyListSchema } from "@iccid/core";
+import { CreatedKey as CreatedKeySchema, KeyList as KeyListSchema, KeyRecord as KeyRecordSchema } from "@iccid/core";
 import type { CreatedKey, KeyList, KeyScope } from "@iccid/core/types";
+import { KeyAlreadyCreatedError } from "../errors.js";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 // An id becomes one percent-encoded path segment. "." and ".." cannot be made safe: WHATWG URL parsing
@@ -10,6 +11,9 @@ function pathSegment(id: string): string {
   if (id === "." || id === "..") throw new TypeError(`${JSON.stringify(id)} is not a key id`);
   return encodeURIComponent(id);
 }
+
+/** A created key, or the record of one created before, replayed without its secret. */
+const CreatedOrReplayed = CreatedKeySchema.or(KeyRecordSchema);
 
 /** What `client.keys.create` takes. */
 export interface CreateKeyParams {
@@ -43,12 +47,17 @@ export class KeysResource {
 
   /**
    * Creates a key with `scopes` (default: every scope) that stops working at `expires_at` (default: never);
-   * `key` in the answer is the full secret, shown this once. Never retried: a retry could mint two keys.
+   * `key` in the answer is the full secret, shown this once. Retried with the same Idempotency-Key, so a
+   * retry never mints a second key. When the server had created it already (a retry after a lost answer,
+   * or your `idempotencyKey` used again within 24 hours) it answers the key's record without the secret,
+   * which is never stored: that is a KeyAlreadyCreatedError, whose `record` names the key to roll.
    */
-  create(params: CreateKeyParams = {}, options?: RequestOptions): Promise<CreatedKey> {
+  async create(params: CreateKeyParams = {}, options?: RequestOptions): Promise<CreatedKey> {
     const { expires_at, ...rest } = params;
     const body = defined({ ...rest, expires_at: expires_at instanceof Date ? expires_at.toISOString() : expires_at });
-    return this.client.call({ method: "POST", path: "/keys", auth: "session", body, schema: CreatedKeySchema, retry: false }, options);
+    const created = await this.client.call({ method: "POST", path: "/keys", auth: "session", body, schema: CreatedOrReplayed, idempotent: true }, options);
+    if (!("key" in created)) throw new KeyAlreadyCreatedError(created);
+    return created;
   }
 
   /**
