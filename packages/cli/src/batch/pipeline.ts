@@ -1,5 +1,6 @@
 import type { IccidClient, RowOutcome } from "@iccid/sdk";
 import { answerCount, answerOutcome, type ChunkAnswers } from "./answers.js";
+import { chunkIdempotencyKey } from "./chunk-key.js";
 import { chunksOf, type Chunk, type StoredChunk } from "./chunker.js";
 import type { CsvInput } from "./csv-input.js";
 import type { Progress } from "./progress.js";
@@ -61,7 +62,9 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
   }
 
   async function ask(chunk: Chunk): Promise<ChunkAnswers> {
-    const once = { concurrency: 1, signal };
+    // The chunk's own Idempotency-Key: asked again after a lost answer, it is answered, not charged.
+    const key = chunkIdempotencyKey(chunk, writer.format);
+    const once = { concurrency: 1, signal, idempotencyKeyOf: () => key };
     if (writer.format === "csv") {
       for await (const rows of client.iccid.batchAllCsv([chunk.iccids], once)) return { kind: "csv", rows };
     } else {

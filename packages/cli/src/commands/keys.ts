@@ -1,5 +1,5 @@
 import { KEY_SCOPES } from "@iccid/core/grammar";
-import type { KeyScope } from "@iccid/sdk";
+import { isKeyAlreadyCreatedError, type KeyScope } from "@iccid/sdk";
 import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { updateConfig } from "../config.js";
@@ -8,6 +8,7 @@ import { palette } from "../output/colour.js";
 import { chooseFormat, outputOptions, type OutputFormat } from "../output/format.js";
 import { renderKeys } from "../output/keys-view.js";
 import { expiresOption, graceOption } from "../durations.js";
+import { CliError } from "../errors.js";
 import { note } from "../terminal.js";
 import { withSession } from "../with-session.js";
 
@@ -55,7 +56,12 @@ function createCommand(ctx: CommandContext): Command {
         ...(options.scope ? { scopes: [...new Set(options.scope)] } : {}),
         ...(options.expires ? { expires_at: options.expires } : {}),
       };
-      const created = await withSession(ctx, (client) => client.keys.create(params));
+      const created = await withSession(ctx, (client) => client.keys.create(params)).catch((error: unknown) => {
+        // A retry after a lost answer: the server created the key then, and never shows a secret twice.
+        if (!isKeyAlreadyCreatedError(error)) throw error;
+        const id = error.record.id;
+        throw new CliError(`the key ${id} was created, but its secret was lost with the first answer: roll it with \`iccid keys roll ${id}\``);
+      });
       ctx.term.stdout.write(options.json ? JSON.stringify(created, null, 2) + "\n" : created.key + "\n");
       const until = created.expires_at ? `, working until ${created.expires_at}` : "";
       if (options.save) {
