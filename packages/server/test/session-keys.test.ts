@@ -106,6 +106,18 @@ describe("sessions", () => {
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
   });
 
+  it("records session.failed for every failed sign-in of an account, throttled ones included; none for unknown emails", async () => {
+    const victim = await server.createAccount();
+    for (let i = 0; i < 3; i++) expect((await login(victim.email, `wrong-${i}`, { "user-agent": "guesser/1" })).status).toBe(401);
+    for (const password of ["wrong-3", victim.password]) expect((await login(victim.email, password, { "user-agent": "guesser/1" })).status).toBe(429);
+    const before = await server.store.auditEvents({ limit: 1000 });
+    for (let i = 0; i < 5; i++) expect([401, 429]).toContain((await login("nobody-here@example.test", `guess-${i}`)).status);
+    expect(await server.store.auditEvents({ limit: 1000 })).toEqual(before);
+    const failed = (await server.store.auditEvents({ accountId: victim.id, limit: 100 })).filter((e) => e.action === "session.failed");
+    expect(failed).toHaveLength(5);
+    for (const e of failed) expect(e).toMatchObject({ actor_type: "session", actor_id: null, ip: "127.0.0.1", user_agent: "guesser/1", target: null });
+  });
+
   it("422 invalid_input names the field of a bad login body", async () => {
     const r = await call(server.url, "POST", "/api/v1/session", { body: { email: "not-an-email", password: "x" } });
     expect(r.status).toBe(422);

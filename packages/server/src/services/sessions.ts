@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Session as SessionBody } from "@iccid/core";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
-import { InvalidCredentials } from "../domain/refusals.js";
+import { InvalidCredentials, RateLimited } from "../domain/refusals.js";
 import type { LoginThrottle } from "../limits/login-throttle.js";
 import type { Account, AccountStore, AuditStore, CredentialStore, SessionRow } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
@@ -46,15 +46,24 @@ export class Sessions {
 
   /**
    * Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong).
-   * The account's audit trail gets session.created, or session.failed for a wrong password.
+   * The account's audit trail gets session.created, or session.failed for a wrong password or a throttled
+   * attempt.
    */
   async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<{ secret: string; active: ActiveSession }> {
     const account = await this.store.findAccountByEmail(email);
     const throttleKey = signInThrottleKey(email, account);
-    await this.throttle.attempt(throttleKey, ip);
+    const failed = () => this.audit.record(account!.id, "session.failed", { actor: { type: "session" }, ip, userAgent });
+    try {
+      await this.throttle.attempt(throttleKey, ip);
+    } catch (error) {
+      // A throttled attempt is a failed sign-in too, for an account's owner to see. An unknown email has
+      // no trail to write on.
+      if (account && error instanceof RateLimited) await failed();
+      throw error;
+    }
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
     const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (account && !ok) await this.audit.record(account.id, "session.failed", { actor: { type: "session" }, ip, userAgent });
+    if (account && !ok) await failed();
     if (!account || !ok) throw new InvalidCredentials();
     await this.throttle.succeeded(throttleKey, ip);
     const secret = randomBytes(32).toString("base64url");
