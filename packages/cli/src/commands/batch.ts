@@ -26,7 +26,9 @@ Memory stays flat for any file size.
 Nothing the server answered (and charged) is lost. Ctrl-C stops cleanly: no new request starts, the
 answers of those in flight are written (a second Ctrl-C drops them), the output holds whole rows, and
 --resume carries on after them. When a run stops on an error (quota, rate limit, network), rows answered
-after an unanswered one wait in OUT.resume.jsonl, and --resume writes them without asking again.
+after an unanswered one wait in OUT.resume.jsonl, and --resume writes them without asking again. Each
+chunk is asked for under an idempotency key made from its rows: a chunk the server answered but whose
+answer was lost (a crash, a cut connection) is answered again by --resume, not charged again.
 
 Exit status: 0 all rows looked up, 3 some rows were malformed (see --errors), 4 key or subscription
 problem, 5 rate limit or quota, 130 interrupted.
