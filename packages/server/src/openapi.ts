@@ -41,10 +41,22 @@ function queryParameters(components: JsonObject, schema: WireSchema): JsonObject
   return Object.entries(query.properties).map(([name, property]) => ({ name, in: "query", required: false, schema: property }));
 }
 
+/** The Idempotency-Key header of the routes that take one (docs/api.md, "Idempotency"). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "The same request (account, route, key and body) within 24 hours is answered its first 2xx answer again, " +
+    "with Idempotent-Replayed: true, and neither run nor charged again",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+};
+
 function operation(route: Route, components: JsonObject): JsonObject {
   const parameters = [
     ...pathParams(route.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...(route.query ? queryParameters(components, route.query) : []),
+    ...(route.idempotency ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
   const { status, description, schema, alternatives = [] } = route.response;
   const content = {

@@ -66,6 +66,21 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("documents the Idempotency-Key header and its problems on exactly the routes that take one", async () => {
+    const doc = (await call(server.url, "GET", "/api/v1/openapi.json")).body;
+    const taking = ROUTES.filter(([method, path]) => {
+      const op = doc.paths[path][method] as { parameters?: Array<{ name: string; in: string }> };
+      return (op.parameters ?? []).some((p) => p.name === "Idempotency-Key" && p.in === "header");
+    });
+    expect(taking.map(([method, path]) => `${method} ${path}`)).toEqual(["post /api/v1/iccid/lookup", "post /api/v1/iccid/batch", "post /api/v1/keys"]);
+    for (const [method, path] of taking) {
+      const responses = doc.paths[path][method].responses as Record<string, { description: string }>;
+      expect(responses["400"]!.description).toContain("invalid_idempotency_key");
+      expect(responses["409"]!.description).toContain("idempotency_key_in_use");
+      expect(responses["422"]!.description).toContain("idempotency_key_reused");
+    }
+  });
+
   it("validates real answers against the documented schemas", async () => {
     const doc = (await call(server.url, "GET", "/api/v1/openapi.json")).body;
     const lookup = await call(server.url, "POST", "/api/v1/iccid/lookup", { key: server.owner.apiKey, body: { iccid: "89441000000000000018" } });
