@@ -243,9 +243,9 @@ describe("retries", () => {
       .reply(() => {
         seen.attempts++;
         if (seen.attempts === 1) {
-          return { statusCode: 409, data: problem(409, "idempotency_key_in_use"), responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "0" } } };
+          return { statusCode: 409, data: problem(409, "idempotency_key_in_use") as object, responseOptions: { headers: { ...PROBLEM_HEADERS, "retry-after": "0" } } };
         }
-        return { statusCode: 200, data: lookupResult(ICCID), responseOptions: { headers: { ...JSON_HEADERS, "idempotent-replayed": "true" } } };
+        return { statusCode: 200, data: lookupResult(ICCID) as object, responseOptions: { headers: { ...JSON_HEADERS, "idempotent-replayed": "true" } } };
       })
       .persist();
     expect((await api.client.iccid.lookup(ICCID)).iccid).toBe(lookupResult(ICCID).iccid);
