@@ -173,6 +173,17 @@ describe("Idempotency-Key", () => {
     const { key: _secret, ...record } = first.body;
     expect(again.body).toEqual(record);
     expect(again.text).not.toContain(first.body.key);
+    // What the store keeps has no secret either (read back through a claim that finds the row in place).
+    const kept = await server.store.idempotency.claimIdempotencyKey({
+      id: { accountId: user.id, route: "/api/v1/keys", key: "make-ci" },
+      fingerprint: "another body",
+      at: now,
+      expiredBefore: 0,
+      abandonedBefore: 0,
+    });
+    expect(kept).not.toBe("claimed");
+    expect(JSON.parse((kept as { answer: { body: string } }).answer.body)).toEqual(record);
+    expect(JSON.stringify(kept)).not.toContain(first.body.key);
     const keys = (await call(server.url, "GET", "/api/v1/keys", { cookie })).body.data;
     expect(keys.filter((k: { name: string }) => k.name === "ci")).toHaveLength(1);
   });
