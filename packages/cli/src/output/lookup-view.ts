@@ -10,7 +10,11 @@ import { tsvText } from "./tsv.js";
  * What the verdict and the notes are read from: what the offline grammar (`validate`) and the server
  * (`lookup`) both answer. Not ParsedIccid's whole `checks`: the server's `format` is a boolean, not `true`.
  */
-export type Verdict = Pick<ParsedIccid, "iccid" | "valid" | "warnings"> & { checks: Omit<IccidChecks, "format"> };
+export type Verdict = Pick<ParsedIccid, "iccid" | "valid"> & {
+  /** The grammar's warnings; the server's may also say something about the IMSI sent with the number. */
+  warnings: ReadonlyArray<{ code: string }>;
+  checks: Omit<IccidChecks, "format">;
+};
 
 /** "✓ valid", "? no Luhn (hex)" or "✗ bad check digit (4 would pass)". */
 export function validity(result: Verdict, paint: Palette): string {

@@ -3,6 +3,7 @@ import type { AccountRateLimiter } from "../limits/rate-limit.js";
 import type { UsageReadLimit } from "../limits/usage-read-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
 import type { AuditTrail } from "../services/audit-trail.js";
+import type { EidLookups } from "../services/eid-lookups.js";
 import type { Lookups } from "../services/lookups.js";
 import type { Readiness } from "../services/readiness.js";
 import type { Sessions } from "../services/sessions.js";
@@ -21,6 +22,7 @@ export interface RouteServices {
   limiter: AccountRateLimiter;
   usageReads: UsageReadLimit;
   lookups: Lookups;
+  eidLookups: EidLookups;
   usage: UsageReport;
   sessions: Sessions;
   readiness: Readiness;
