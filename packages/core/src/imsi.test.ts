@@ -25,6 +25,10 @@ describe("parseImsi", () => {
         if (parsed.ok) expect(parsed.imsi).toMatch(/^[0-9]{14,15}$/);
       }),
     );
-    fc.assert(fc.property(fc.stringMatching(/^[0-9]{1,20}$/), (digits) => expect(parseImsi(digits).ok).toBe(digits.length === 14 || digits.length === 15)));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,20}$/), (digits) => {
+        expect(parseImsi(digits).ok).toBe(digits.length === 14 || digits.length === 15);
+      }),
+    );
   });
 });
