@@ -3,6 +3,7 @@ import { CommandContext } from "./command-context.js";
 import { auditCommand } from "./commands/audit.js";
 import { batchCommand } from "./commands/batch.js";
 import { configCommand } from "./commands/config.js";
+import { eidCommand } from "./commands/eid.js";
 import { keysCommand } from "./commands/keys.js";
 import { loginCommand, logoutCommand } from "./commands/login.js";
 import { lookupCommand } from "./commands/lookup.js";
@@ -24,6 +25,8 @@ Exit status: 0 ok, 1 error, 2 usage error, 3 some rows failed, 4 key/login/subsc
 Examples:
   $ iccid config set api_key iccid_XXXXXXXXXXXXXXXXXXXXXXXXXXXX
   $ iccid lookup 89441000000000000018
+  $ iccid lookup 89441000000000000018 --imsi 234150123456789
+  $ iccid eid 89049032123451234512345678901235
   $ iccid validate 89441000000000000018
   $ iccid batch examples/sims.csv --out results.csv
   $ iccid usage
@@ -57,6 +60,7 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
 
   for (const command of [
     lookupCommand(ctx),
+    eidCommand(ctx),
     validateCommand(ctx),
     batchCommand(ctx, () => args),
     usageCommand(ctx),

@@ -10,10 +10,12 @@ import { halfWidth, unquoted } from "./written-forms.js";
 export const EID_LENGTH = 32;
 
 /** Why an input is not an EID. */
-export type EidErrorCode = "empty" | "invalid_characters" | "too_short" | "too_long";
+export const EID_ERROR_CODES = ["empty", "invalid_characters", "too_short", "too_long"] as const;
+export type EidErrorCode = (typeof EID_ERROR_CODES)[number];
 
 /** Remarks about how an EID was written that did not stop it from being read. */
-export type EidWarningCode = "modem_response" | "full_width_digits" | "quotes_stripped";
+export const EID_WARNING_CODES = ["modem_response", "full_width_digits", "quotes_stripped"] as const;
+export type EidWarningCode = (typeof EID_WARNING_CODES)[number];
 
 export interface EidWarning {
   code: EidWarningCode;

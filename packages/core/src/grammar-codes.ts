@@ -14,6 +14,10 @@ export const ICCID_WARNING_CODES = [
 ] as const;
 export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
 
+/** A lookup's warnings: the grammar's, and the one about the IMSI sent with the ICCID. */
+export const LOOKUP_WARNING_CODES = [...ICCID_WARNING_CODES, "imsi_country_mismatch"] as const;
+export type LookupWarningCode = (typeof LOOKUP_WARNING_CODES)[number];
+
 export const ICCID_MIN_LENGTH = 18;
 export const ICCID_MAX_LENGTH = 22;
 /** The telecom major industry identifier every ICCID starts with. */

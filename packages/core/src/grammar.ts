@@ -8,6 +8,7 @@ export * from "./csv-cell.js";
 export * from "./csv-records.js";
 export * from "./duration.js";
 export * from "./eid.js";
+export * from "./imsi.js";
 export * from "./key-scopes.js";
 export * from "./grammar-codes.js";
 export * from "./granularity.js";

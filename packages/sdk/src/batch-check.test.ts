@@ -10,8 +10,9 @@ const good = () => ({
     { index: 0, ok: true, result: full() },
     { index: 1, ok: true, result: sparse() },
     { index: 2, ok: false, input: "12AB", error: { code: "invalid_mii", message: "not an ICCID" } },
+    { index: 3, ok: false, input: "89441000000000000018", imsi: "111", error: { code: "too_short", message: "short", field: "imsi" } },
   ],
-  summary: { total: 3, ok: 2, failed: 1, valid: 0, invalid: 2, unique: 3 },
+  summary: { total: 4, ok: 2, failed: 2, valid: 0, invalid: 2, unique: 4 },
 });
 
 describe("the fast batch-answer check", () => {

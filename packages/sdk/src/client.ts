@@ -3,6 +3,7 @@ import { isWellFormedApiKey } from "@iccid/core/grammar";
 import { Agent, type Dispatcher } from "undici";
 import { ApiKeyError } from "./errors.js";
 import { AuditResource } from "./resources/audit.js";
+import { EidResource } from "./resources/eid.js";
 import { IccidResource } from "./resources/iccid.js";
 import { KeysResource } from "./resources/keys.js";
 import { SessionResource } from "./resources/session.js";
@@ -122,6 +123,7 @@ function masked(key: string): string {
 export class IccidClient {
   readonly baseUrl: string;
   readonly iccid: IccidResource;
+  readonly eid: EidResource;
   readonly usage: UsageResource;
   readonly session: SessionResource;
   readonly keys: KeysResource;
@@ -164,6 +166,7 @@ export class IccidClient {
     this.onRetry = options.onRetry;
     this.cookie = new SessionCookie(options.sessionToken);
     this.iccid = new IccidResource(this);
+    this.eid = new EidResource(this);
     this.usage = new UsageResource(this);
     this.session = new SessionResource(this);
     this.keys = new KeysResource(this);

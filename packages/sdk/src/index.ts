@@ -4,6 +4,7 @@ export type { BatchAllChunk, BatchAllChunkSource, BatchAllItem, BatchAllOptions,
 export { CsvRows } from "./csv-rows.js";
 export type { UsageParams } from "./resources/usage.js";
 export type { IccidResource } from "./resources/iccid.js";
+export type { EidResource } from "./resources/eid.js";
 export type { UsageResource } from "./resources/usage.js";
 export type { SessionResource } from "./resources/session.js";
 export type { CreateKeyParams, KeysResource, RollKeyParams } from "./resources/keys.js";
@@ -23,6 +24,7 @@ export {
   normalizeIccid,
   parseEid,
   parseIccid,
+  parseImsi,
   BATCH_MAX_ITEMS,
   LOOKUP_ROW_COLUMNS,
   rowOutcome,
@@ -39,6 +41,10 @@ export type {
   IccidParseResult,
   IccidWarning,
   IccidWarningCode,
+  ImsiErrorCode,
+  LookupWarningCode,
+  ParsedImsi,
+  RejectedImsi,
   LuhnStatus,
   ParsedEid,
   ParsedIccid,
@@ -61,6 +67,19 @@ export type {
   BatchResult,
   BatchSummary,
   Country,
+  EidBatchItem,
+  EidBatchItemError,
+  EidBatchItemFailed,
+  EidBatchItemOk,
+  EidBatchRequest,
+  EidBatchResult,
+  EidLookupRequest,
+  EidManufacturer,
+  EidResult,
+  ImsiAnswer,
+  ImsiMvno,
+  ImsiNetwork,
+  LookupWarning,
   CreateKeyRequest,
   CreatedKey,
   FieldError,

@@ -1,4 +1,4 @@
-import { ICCID_WARNING_CODES, ISSUER_CONFIDENCES, ISSUER_ORIGINS, ISSUER_SOURCES, LookupResult } from "@iccid/core";
+import { LOOKUP_WARNING_CODES, ISSUER_CONFIDENCES, ISSUER_ORIGINS, ISSUER_SOURCES, LookupResult } from "@iccid/core";
 import { checkedFirst } from "./fast-schema.js";
 
 // A lookup answer (`LookupResult`, alone or as a batch item) checked with plain comparisons, mirroring
@@ -8,7 +8,7 @@ import { checkedFirst } from "./fast-schema.js";
 
 type Obj = Record<string, unknown>;
 
-const WARNING_CODES: ReadonlySet<unknown> = new Set(ICCID_WARNING_CODES);
+const WARNING_CODES: ReadonlySet<unknown> = new Set(LOOKUP_WARNING_CODES);
 const ORIGINS: ReadonlySet<unknown> = new Set(ISSUER_ORIGINS);
 const SOURCES: ReadonlySet<unknown> = new Set(ISSUER_SOURCES);
 const CONFIDENCES: ReadonlySet<unknown> = new Set(ISSUER_CONFIDENCES);
@@ -34,6 +34,22 @@ function isHomeNetwork(home: unknown): boolean {
   if (home === null) return true;
   if (!isObject(home) || typeof home.mcc !== "string" || typeof home.mnc !== "string") return false;
   return home.mcc.length === 3 && home.mnc.length >= 2 && home.mnc.length <= 3;
+}
+
+const isCountry = (c: unknown): boolean =>
+  c === null || (isObject(c) && typeof c.iso2 === "string" && c.iso2.length === 2 && typeof c.name === "string");
+
+/** The `imsi` member: absent when no IMSI was sent, else the IMSI's answer. */
+function isImsiAnswer(a: unknown): boolean {
+  if (a === undefined) return true;
+  if (!isObject(a) || typeof a.imsi !== "string" || typeof a.mcc !== "string" || a.mcc.length !== 3) return false;
+  const { mnc, network, mvno } = a;
+  return (
+    (mnc === null || (typeof mnc === "string" && mnc.length >= 2 && mnc.length <= 3)) &&
+    isCountry(a.country) &&
+    (network === null || (isObject(network) && typeof network.name === "string" && isStringOrNull(network.operator))) &&
+    (mvno === null || (isObject(mvno) && typeof mvno.name === "string" && typeof mvno.imsi_prefix === "string"))
+  );
 }
 
 function isWarnings(v: unknown): boolean {
@@ -66,12 +82,13 @@ export function isLookupResult(r: unknown): r is LookupResult {
     r.check_digit.length === 1 &&
     typeof r.mii === "string" &&
     isStringOrNull(r.calling_code) &&
-    (country === null || (isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string")) &&
+    isCountry(country) &&
     (issuer === null || isIssuer(issuer)) &&
     isHomeNetwork(r.home_network) &&
     isStringOrNull(r.account_number) &&
     isWarnings(r.warnings) &&
-    typeof r.data_version === "string"
+    typeof r.data_version === "string" &&
+    isImsiAnswer(r.imsi)
   );
 }
 

@@ -12,7 +12,15 @@ export const full = () => ({
   issuer: { prefix: "894410", name: "Vodafone", source: "itu-e118", registered_name: "Vodafone plc", origin: "curated", confidence: "inferred" },
   home_network: { mcc: "234", mnc: "15" },
   account_number: "0000000000001",
-  warnings: [{ code: "non_standard_length", message: "unusual" }],
+  warnings: [{ code: "non_standard_length", message: "unusual" }, { code: "imsi_country_mismatch", message: "DE, not GB" }],
   data_version: "v1",
+  imsi: {
+    imsi: "262075201234567",
+    mcc: "262",
+    mnc: "07",
+    country: { iso2: "DE", name: "Germany" },
+    network: { name: "O2", operator: "Telefónica Germany" },
+    mvno: { name: "Fonic Prepaid", imsi_prefix: "26207520" },
+  },
 });
 export const sparse = () => ({ iccid: "8944100000000000001F", input: "x", valid: false, length: 19, checks: { format: true, luhn: "not_applicable" }, check_digit: "F", mii: "89", calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [], data_version: "v1" });

@@ -21,6 +21,9 @@ import { ApiKeys } from "./services/api-keys.js";
 import { AuditTrail } from "./services/audit-trail.js";
 import { IdempotentRequests } from "./services/idempotent-requests.js";
 import { Lookups } from "./services/lookups.js";
+import { EidLookups } from "./services/eid-lookups.js";
+import { EidDecoder } from "./decode/eid-decoder.js";
+import { imsiDecoder } from "./decode/imsi-decoder.js";
 import { Meter } from "./services/meter.js";
 import { Readiness, type SharedLimits } from "./services/readiness.js";
 import { Sessions } from "./services/sessions.js";
@@ -74,7 +77,8 @@ export function createApp(deps: AppDeps): IccidApp {
     audit,
     limiter: new AccountRateLimiter(limiters),
     usageReads: new UsageReadLimit(limiters, settings.usageReads, settings.usageReadWindowSeconds),
-    lookups: new Lookups(decoder, meter),
+    lookups: new Lookups(decoder, meter, imsiDecoder()),
+    eidLookups: new EidLookups(new EidDecoder(), meter),
     idempotentRequests: new IdempotentRequests(store.idempotency, clock),
     logger,
     usage: new UsageReport(store, clock),

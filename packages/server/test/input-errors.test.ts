@@ -47,8 +47,8 @@ describe("422 invalid_input in the API's words", () => {
     expect(refusal(await lookup({ iccid: "8".repeat(300) })).errors).toEqual([["/iccid", "must be at most 256 characters"]]);
     expect(refusal(await batch({ iccids: [] }))).toEqual({ detail: "iccids: must hold 1 to 1000 items", errors: [["/iccids", "must hold 1 to 1000 items"]] });
     expect(refusal(await batch({ iccids: ["89441000000000000018", 7, null] })).errors).toEqual([
-      ["/iccids/1", "must be a string, not a number"],
-      ["/iccids/2", "must be a string, not null"],
+      ["/iccids/1", "must be a string or an object, not a number"],
+      ["/iccids/2", "must be a string or an object, not null"],
     ]);
     expect(refusal(await createKey({ name: "   " }))).toEqual({ detail: "name: must not be empty", errors: [["/name", "must not be empty"]] });
     expect(refusal(await createKey({ name: "k".repeat(101) })).errors).toEqual([["/name", "must be at most 100 characters"]]);

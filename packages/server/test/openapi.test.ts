@@ -20,6 +20,8 @@ const CONTRACT = [
   "get /api/v1/openapi.json",
   "post /api/v1/iccid/lookup",
   "post /api/v1/iccid/batch",
+  "post /api/v1/eid/lookup",
+  "post /api/v1/eid/batch",
   "get /api/v1/usage",
   "get /api/v1/account/usage",
   "post /api/v1/session",
@@ -85,8 +87,17 @@ describe("OpenAPI document", () => {
     const doc = (await call(server.url, "GET", "/api/v1/openapi.json")).body;
     const lookup = await call(server.url, "POST", "/api/v1/iccid/lookup", { key: server.owner.apiKey, body: { iccid: "89441000000000000018" } });
     const schema = doc.components.schemas.LookupResult;
-    expect(Object.keys(lookup.body).sort()).toEqual(Object.keys(schema.properties).sort());
+    // Every member but the optional imsi, which is there exactly when the request sent an IMSI.
     expect(schema.required.sort()).toEqual(Object.keys(lookup.body).sort());
+    const withImsi = await call(server.url, "POST", "/api/v1/iccid/lookup", {
+      key: server.owner.apiKey,
+      body: { iccid: "89441000000000000018", imsi: "234150123456789" },
+    });
+    expect(Object.keys(withImsi.body).sort()).toEqual(Object.keys(schema.properties).sort());
+    const imsi = doc.components.schemas.ImsiAnswer;
+    expect(Object.keys(withImsi.body.imsi).sort()).toEqual([...imsi.required].sort());
+    const eid = await call(server.url, "POST", "/api/v1/eid/lookup", { key: server.owner.apiKey, body: { eid: "89049032123451234512345678901235" } });
+    expect(Object.keys(eid.body).sort()).toEqual([...doc.components.schemas.EidResult.required].sort());
   });
 });
 

@@ -1,6 +1,7 @@
-import { parseIccid } from "@iccid/core/grammar";
-import { Command } from "commander";
+import { parseIccid, parseImsi } from "@iccid/core/grammar";
+import { Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
+import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
 import { iccidArguments } from "../iccid-arguments.js";
 import { palette } from "../output/colour.js";
@@ -19,10 +20,21 @@ Examples:
   $ iccid lookup 89441000000000000018 --output csv > result.csv
   $ iccid lookup 89441000000000000018 | cut -f4        # piped: tab-separated, no header
   $ grep -o '89[0-9]*' modem.log | iccid lookup -      # - reads ICCIDs from stdin, one per line
+  $ iccid lookup 89441000000000000018 --imsi 262011234567890
+With --imsi (one ICCID), the server also reads the SIM's IMSI: its MCC, MNC, network and MVNO range, and
+warns (imsi_country_mismatch) when its country is not the ICCID's. The table and --json show it; csv and
+tsv keep the lookup row's columns.
 `;
 
+/** The IMSI option's value, checked offline for its shape (14 or 15 digits); its MCC is the server's to know. */
+function imsiValue(value: string): string {
+  const parsed = parseImsi(value);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.error.message);
+  return value;
+}
+
 /** Looks up the well-formed ICCIDs (keeping argument order) and reports malformed ones in place. */
-async function lookUp(ctx: CommandContext, iccids: readonly string[]): Promise<LookupOutcome[]> {
+async function lookUp(ctx: CommandContext, iccids: readonly string[], imsi: string | undefined): Promise<LookupOutcome[]> {
   const outcomes: (LookupOutcome | undefined)[] = iccids.map((input) => {
     const parsed = parseIccid(input);
     return parsed.ok ? undefined : { input, ok: false, error: parsed.error };
@@ -32,7 +44,8 @@ async function lookUp(ctx: CommandContext, iccids: readonly string[]): Promise<L
   if (pending.length > 0) {
     const client = await ctx.apiClient();
     if (pending.length === 1) {
-      results.push({ input: pending[0]!, ok: true, result: await client.iccid.lookup(pending[0]!) });
+      const request = imsi === undefined ? pending[0]! : { iccid: pending[0]!, imsi };
+      results.push({ input: pending[0]!, ok: true, result: await client.iccid.lookup(request) });
     } else {
       for await (const item of client.iccid.batchAll(pending)) {
         const input = pending[item.index]!;
@@ -49,9 +62,12 @@ export function lookupCommand(ctx: CommandContext): Command {
     .description("decode ICCIDs: validity, country, issuer (uses your API key and quota)")
     .argument("<iccid...>", "one or more ICCIDs (spaces, dashes, dots and F padding are fine); - reads them from stdin, one per line")
     .addHelpText("after", ctx.helpFooter(HELP));
+  command.addOption(new Option("--imsi <imsi>", "the SIM's IMSI, read beside its ICCID (one ICCID only)").argParser(imsiValue));
   for (const option of outputOptions()) command.addOption(option);
-  return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean }) => {
-    const outcomes = await lookUp(ctx, await iccidArguments(ctx.term, args));
+  return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean; imsi?: string }) => {
+    const iccids = await iccidArguments(ctx.term, args);
+    if (options.imsi !== undefined && iccids.length !== 1) throw new UsageError(`--imsi goes with one ICCID; ${iccids.length} were given`);
+    const outcomes = await lookUp(ctx, iccids, options.imsi);
     const format = chooseFormat(options, ctx.term);
     ctx.term.stdout.write(renderOutcomes(outcomes, format, palette(ctx.term.stdoutColor && format === "table")));
     if (outcomes.some((o) => !o.ok)) ctx.setExitCode(ExitCode.rowsFailed);

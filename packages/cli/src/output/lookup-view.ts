@@ -10,7 +10,11 @@ import { tsvText } from "./tsv.js";
  * What the verdict and the notes are read from: what the offline grammar (`validate`) and the server
  * (`lookup`) both answer. Not ParsedIccid's whole `checks`: the server's `format` is a boolean, not `true`.
  */
-export type Verdict = Pick<ParsedIccid, "iccid" | "valid" | "warnings"> & { checks: Omit<IccidChecks, "format"> };
+export type Verdict = Pick<ParsedIccid, "iccid" | "valid"> & {
+  /** The grammar's warnings; the server's may also say something about the IMSI sent with the number. */
+  warnings: ReadonlyArray<{ code: string }>;
+  checks: Omit<IccidChecks, "format">;
+};
 
 /** "✓ valid", "? no Luhn (hex)" or "✗ bad check digit (4 would pass)". */
 export function validity(result: Verdict, paint: Palette): string {
@@ -39,13 +43,23 @@ export function notes(result: Verdict): string {
   return [...result.warnings.map((w) => w.code), ...hint].join(", ");
 }
 
-/** The table's row for people: fewer, friendlier columns than LOOKUP_ROW, declared the same way. */
-function tableColumns(paint: Palette): OutcomeColumn[] {
+/** "Telekom (262-01, DE)", with the MVNO whose range holds the IMSI: what the IMSI sent with the ICCID says. */
+function imsiText(imsi: NonNullable<LookupResult["imsi"]>, paint: Palette): string {
+  const code = imsi.mnc === null ? imsi.mcc : `${imsi.mcc}-${imsi.mnc}`;
+  const where = [code, imsi.country?.iso2].filter(Boolean).join(", ");
+  const network = imsi.network ? `${imsi.network.name} (${where})` : `${paint.dim("unknown network")} (${where})`;
+  return imsi.mvno ? `${network}, MVNO ${imsi.mvno.name}` : network;
+}
+
+/** The table's row for people: fewer, friendlier columns than LOOKUP_ROW, declared the same way; IMSI when one was sent. */
+function tableColumns(paint: Palette, withImsi: boolean): OutcomeColumn[] {
+  const imsi = withImsi ? [resultColumn("IMSI", (r) => (r.imsi ? imsiText(r.imsi, paint) : ""))] : [];
   return [
     { name: "ICCID", ofResult: (r) => r.iccid, ofFailure: (f) => f.input },
     { name: "Valid", ofResult: (r) => validity(r, paint), ofFailure: () => paint.red("✗ error") },
     resultColumn("Country", countryText),
     resultColumn("Issuer", (r) => (r.issuer ? issuerText(r.issuer) : paint.dim("unknown"))),
+    ...imsi,
     { name: "Notes", ofResult: notes, ofFailure: (f) => `${f.error.code}: ${f.error.message}` },
   ];
 }
@@ -62,7 +76,7 @@ export function renderOutcomes(outcomes: readonly LookupOutcome[], format: Outpu
     case "tsv":
       return tsvText(outcomes.map((o) => [o.input, ...resultCells(o)]));
     case "table": {
-      const columns = tableColumns(paint);
+      const columns = tableColumns(paint, outcomes.some((o) => o.ok && o.result.imsi !== undefined));
       return renderTable(
         columns.map((column) => column.name),
         outcomes.map((o) => rowCells(columns, o)),

@@ -1,27 +1,38 @@
 import { z } from "zod";
 import { BATCH_MAX_ITEMS } from "../batch-limit.js";
 import { ICCID_ERROR_CODES } from "../grammar-codes.js";
-import { LookupResult } from "./lookup.js";
+import { IMSI_ERROR_CODES } from "../imsi.js";
+import { LookupRequest, LookupResult } from "./lookup.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/batch.js";
 
 export const BatchRequest = z
   .strictObject({
     iccids: z
-      .array(z.string().max(256))
+      .array(z.union([z.string().max(256), LookupRequest]))
       .min(1, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` })
       .max(BATCH_MAX_ITEMS, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` }),
   })
   .register(apiSchemas, { id: "BatchRequest" });
 
+/** An item fails on its ICCID's grammar, or on the grammar or MCC of the IMSI sent with it. */
+const ITEM_ERROR_CODES = [...new Set([...ICCID_ERROR_CODES, ...IMSI_ERROR_CODES])] as [
+  (typeof ICCID_ERROR_CODES)[number] | (typeof IMSI_ERROR_CODES)[number],
+  ...((typeof ICCID_ERROR_CODES)[number] | (typeof IMSI_ERROR_CODES)[number])[],
+];
+
 export const BatchItemError = z
-  .object({ code: z.enum(ICCID_ERROR_CODES), message: z.string() })
+  .object({
+    code: z.enum(ITEM_ERROR_CODES),
+    message: z.string(),
+    field: z.literal("imsi").optional().describe("imsi when the item's IMSI failed; absent when its ICCID did"),
+  })
   .register(apiSchemas, { id: "BatchItemError" });
 
 export const BatchItem = z
   .discriminatedUnion("ok", [
     z.object({ index: z.number().int().nonnegative(), ok: z.literal(true), result: LookupResult }),
-    z.object({ index: z.number().int().nonnegative(), ok: z.literal(false), input: z.string(), error: BatchItemError }),
+    z.object({ index: z.number().int().nonnegative(), ok: z.literal(false), input: z.string(), imsi: z.string().optional(), error: BatchItemError }),
   ])
   .register(apiSchemas, { id: "BatchItem" });
 

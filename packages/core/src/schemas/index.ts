@@ -7,3 +7,5 @@ export * from "./problem.js";
 export * from "./registry.js";
 export * from "./session.js";
 export * from "./usage.js";
+export * from "./eid.js";
+export * from "./imsi.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ICCID_WARNING_CODES } from "../grammar-codes.js";
+import { LOOKUP_WARNING_CODES } from "../grammar-codes.js";
+import { ImsiAnswer } from "./imsi.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/lookup.js";
 
@@ -9,11 +10,16 @@ export const LookupRequest = z
       .string()
       .max(256)
       .describe("The ICCID as written: spaces, dashes, dots and F filler are fine, so are a modem's answer line and a raw EF_ICCID dump"),
+    imsi: z
+      .string()
+      .max(256)
+      .optional()
+      .describe("The SIM's IMSI, 14 or 15 digits (spaces and dashes aside): the answer then has imsi, its MCC, MNC and network"),
   })
   .register(apiSchemas, { id: "LookupRequest" });
 
 export const IccidWarningSchema = z
-  .object({ code: z.enum(ICCID_WARNING_CODES), message: z.string() })
+  .object({ code: z.enum(LOOKUP_WARNING_CODES), message: z.string() })
   .register(apiSchemas, { id: "IccidWarning" });
 
 export const Country = z
@@ -98,6 +104,8 @@ export const LookupResult = z
     account_number: z.string().nullable(),
     warnings: z.array(IccidWarningSchema),
     data_version: z.string().describe("The issuer data edition the server loaded"),
+    // Lazy: imsi.ts refers to Country, declared here, and either module may load first.
+    imsi: z.lazy(() => ImsiAnswer).optional(),
   })
   .register(apiSchemas, { id: "LookupResult" });
 

@@ -1,10 +1,12 @@
 import type { z } from "zod";
-import type { IccidWarning } from "../parse.js";
+import type { EidChecks, EidWarning } from "../eid.js";
 import type * as Wire from "../types/index.js";
 import type { AuditActor, AuditEvent, AuditPage, AuditQuery } from "./audit.js";
 import type { BatchItem, BatchItemError, BatchRequest, BatchResult, BatchSummary } from "./batch.js";
 import type { CreatedKey, CreateKeyRequest, KeyList, KeyRecord, KeyScope, RollKeyRequest } from "./keys.js";
 import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult } from "./lookup.js";
+import type { EidBatchItem, EidBatchItemError, EidBatchRequest, EidBatchResult, EidChecksSchema, EidLookupRequest, EidManufacturer, EidResult, EidWarningSchema } from "./eid.js";
+import type { ImsiAnswer, ImsiMvno, ImsiNetwork } from "./imsi.js";
 import type { FieldError, Problem } from "./problem.js";
 import type { LoginRequest, Session } from "./session.js";
 import type { Subscription, Usage, UsageBucket, UsageByKey, UsageQuery } from "./usage.js";
@@ -20,7 +22,7 @@ type Holds<T extends true[]> = T;
 export type SchemasMatchTheirInterfaces = Holds<
   [
     Agrees<typeof LookupRequest, Wire.LookupRequest>,
-    Agrees<typeof IccidWarningSchema, IccidWarning>,
+    Agrees<typeof IccidWarningSchema, Wire.LookupWarning>,
     Agrees<typeof Country, Wire.Country>,
     Agrees<typeof Issuer, Wire.Issuer>,
     Agrees<typeof HomeNetwork, Wire.HomeNetwork>,
@@ -50,5 +52,17 @@ export type SchemasMatchTheirInterfaces = Holds<
     Agrees<typeof Usage, Wire.Usage>,
     Agrees<typeof FieldError, Wire.FieldError>,
     Agrees<typeof Problem, Wire.Problem>,
+    Agrees<typeof ImsiNetwork, Wire.ImsiNetwork>,
+    Agrees<typeof ImsiMvno, Wire.ImsiMvno>,
+    Agrees<typeof ImsiAnswer, Wire.ImsiAnswer>,
+    Agrees<typeof EidLookupRequest, Wire.EidLookupRequest>,
+    Agrees<typeof EidBatchRequest, Wire.EidBatchRequest>,
+    Agrees<typeof EidWarningSchema, EidWarning>,
+    Agrees<typeof EidChecksSchema, EidChecks>,
+    Agrees<typeof EidManufacturer, Wire.EidManufacturer>,
+    Agrees<typeof EidResult, Wire.EidResult>,
+    Agrees<typeof EidBatchItemError, Wire.EidBatchItemError>,
+    Agrees<typeof EidBatchItem, Wire.EidBatchItem>,
+    Agrees<typeof EidBatchResult, Wire.EidBatchResult>,
   ]
 >;

@@ -1,18 +1,24 @@
 import type { IccidErrorCode } from "../grammar-codes.js";
-import type { LookupResult } from "./lookup.js";
+import type { ImsiErrorCode } from "../imsi.js";
+import type { LookupRequest, LookupResult } from "./lookup.js";
 
 /** `POST /api/v1/iccid/batch` request body. */
 export interface BatchRequest {
-  /** 1 to 1,000 ICCIDs, each as written (at most 256 characters). */
-  iccids: string[];
+  /** 1 to 1,000 ICCIDs, each as written (at most 256 characters), or as `{ iccid, imsi? }` with the SIM's IMSI beside it. */
+  iccids: Array<string | LookupRequest>;
 }
 
-/** Why a batch item could not be read as an ICCID. */
+/** Why a batch item could not be read: its ICCID, or the IMSI sent with it. */
 export interface BatchItemError {
-  /** The grammar's verdict: `empty`, `invalid_characters`, `invalid_mii`, `too_short` or `too_long`. */
-  code: IccidErrorCode;
+  /**
+   * The grammar's verdict: `empty`, `invalid_characters`, `invalid_mii`, `too_short` or `too_long`; for an
+   * IMSI also `unknown_mcc` (an MCC the network list does not have).
+   */
+  code: IccidErrorCode | ImsiErrorCode;
   /** The same in words, for people. */
   message: string;
+  /** `imsi` when the item's IMSI failed; absent when its ICCID did. */
+  field?: "imsi";
 }
 
 /** A batch item that was read and decoded. */
@@ -29,8 +35,10 @@ export interface BatchItemFailed {
   /** The item's position in the request's `iccids`. */
   index: number;
   ok: false;
-  /** The item exactly as sent. */
+  /** The item's ICCID exactly as sent. */
   input: string;
+  /** The item's IMSI exactly as sent, when it had one. */
+  imsi?: string;
   /** Why it was not read. */
   error: BatchItemError;
 }

@@ -2,6 +2,8 @@
 // declarations import so that its users' compilers never load zod.
 export type * from "./audit.js";
 export type * from "./batch.js";
+export type * from "./eid.js";
+export type * from "./imsi.js";
 export type * from "./keys.js";
 export type * from "./lookup.js";
 export type * from "./problem.js";

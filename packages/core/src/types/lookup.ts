@@ -1,4 +1,5 @@
-import type { IccidWarning } from "../parse.js";
+import type { LookupWarningCode } from "../grammar-codes.js";
+import type { ImsiAnswer } from "./imsi.js";
 
 // The lookup's wire types as named interfaces with a doc comment per field: what an editor shows on a
 // hover, and what a consumer's compiler reads without loading zod. The schemas in ../schemas check at
@@ -8,6 +9,16 @@ import type { IccidWarning } from "../parse.js";
 export interface LookupRequest {
   /** The ICCID as written: spaces, dashes, dots and F filler are fine, so are a modem's answer line and a raw EF_ICCID dump (at most 256 characters). */
   iccid: string;
+  /** The SIM's IMSI, 14 or 15 digits (spaces and dashes aside): the answer then has `imsi`, its MCC, MNC and network (at most 256 characters). */
+  imsi?: string;
+}
+
+/** A remark about the number, or about the IMSI sent with it, that did not stop it from being read. */
+export interface LookupWarning {
+  /** The grammar's warning codes (docs/api.md, "How an ICCID is read"), and `imsi_country_mismatch`. */
+  code: LookupWarningCode;
+  /** The same in words, for people. */
+  message: string;
 }
 
 /** A country. */
@@ -85,7 +96,9 @@ export interface LookupResult {
   /** The digits between the issuer prefix and the check digit, when the issuer is known. */
   account_number: string | null;
   /** Remarks about the number's shape that did not stop it from being read. */
-  warnings: IccidWarning[];
+  warnings: LookupWarning[];
   /** The issuer data edition the server answered from. */
   data_version: string;
+  /** What the IMSI sent beside the ICCID says; present exactly when the request had one. */
+  imsi?: ImsiAnswer;
 }

@@ -1,4 +1,4 @@
-import type { BatchResult, LookupResult } from "@iccid/core/types";
+import type { BatchResult, LookupRequest, LookupResult } from "@iccid/core/types";
 import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
 import type { CsvRows } from "../csv-rows.js";
 import { FastBatchResult } from "../batch-check.js";
@@ -10,18 +10,21 @@ export class IccidResource {
   constructor(private readonly client: IccidClient) {}
 
   /**
-   * Decodes one ICCID, sent with an Idempotency-Key (`options.idempotencyKey`, or one of the call's own) so
-   * that a retry is never charged twice. A well-formed number with a wrong check digit is a result with `valid: false`; bad grammar is a 422.
+   * Decodes one ICCID, given as written or as `{ iccid, imsi }` with the SIM's IMSI (the answer then has
+   * `imsi`). Sent with an Idempotency-Key (`options.idempotencyKey`, or one of the call's own) so that a
+   * retry is never charged twice. A well-formed number with a wrong check digit is a result with
+   * `valid: false`; bad grammar, of the ICCID or the IMSI, is a 422 naming the field.
    */
-  lookup(iccid: string, options?: RequestOptions): Promise<LookupResult> {
-    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body: { iccid }, schema: FastLookupResult, idempotent: true }, options);
+  lookup(iccid: string | LookupRequest, options?: RequestOptions): Promise<LookupResult> {
+    const body = typeof iccid === "string" ? { iccid } : iccid;
+    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body, schema: FastLookupResult, idempotent: true }, options);
   }
 
   /**
-   * Decodes 1–1000 ICCIDs in one request; a bad item is reported in place and never fails the batch. Sent
-   * with an Idempotency-Key like `lookup`.
+   * Decodes 1–1000 ICCIDs in one request, each as written or as `{ iccid, imsi }`; a bad item is reported in
+   * place and never fails the batch. Sent with an Idempotency-Key like `lookup`.
    */
-  batch(iccids: readonly string[], options?: RequestOptions): Promise<BatchResult> {
+  batch(iccids: ReadonlyArray<string | LookupRequest>, options?: RequestOptions): Promise<BatchResult> {
     return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: FastBatchResult, idempotent: true }, options);
   }
 

@@ -54,6 +54,30 @@ function sizeRule(issue: { origin: string; inclusive?: boolean; exact?: boolean 
   return `must be ${bound === "min" ? "at least" : "at most"} ${n}`;
 }
 
+/**
+ * The types a union allows, when a value failed each of its forms for its type alone (a number where a
+ * string or an object may go): such a miss is a type error, said as one. Null for any other union miss.
+ */
+function unionTypes(issue: { code: string; errors?: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[]; expected?: string }>> }): string[] | null {
+  if (issue.code !== "invalid_union" || !issue.errors?.length) return null;
+  const types: string[] = [];
+  for (const branch of issue.errors) {
+    const [only, ...more] = branch;
+    if (!only || more.length > 0 || only.code !== "invalid_type" || only.path.length > 0 || !only.expected) return null;
+    types.push(TYPE_WORDS[only.expected] ?? only.expected);
+  }
+  return types;
+}
+
+/**
+ * The one form of a union the value was meant for: the only one it failed for more than its type (an
+ * object with a field missing, where a string or an object may go). Undefined when there is no such form.
+ */
+function formMeant(issue: z.core.$ZodIssueInvalidUnion): readonly z.core.$ZodIssue[] | undefined {
+  const meant = issue.errors.filter((branch) => !(branch.length === 1 && branch[0]!.code === "invalid_type" && branch[0]!.path.length === 0));
+  return meant.length === 1 ? meant[0] : undefined;
+}
+
 /** The words for one issue, as a predicate of the field it is about. */
 function ruleWords(issue: RawIssue): string {
   switch (issue.code) {
@@ -72,8 +96,10 @@ function ruleWords(issue: RawIssue): string {
         : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "unrecognized_keys":
       return "is not a known field";
-    case "invalid_union":
-      return "matches none of the forms allowed here";
+    case "invalid_union": {
+      const types = unionTypes(issue);
+      return types ? `must be ${types.join(" or ")}, not ${kindOf(issue.input)}` : "matches none of the forms allowed here";
+    }
     case "not_multiple_of":
       return `must be a multiple of ${issue.divisor}`;
     case "invalid_key":
@@ -95,10 +121,14 @@ export const schemaIssueWords: z.core.$ZodErrorMap = (issue) => ruleWords(issue)
 export function fieldIssues(issues: readonly z.core.$ZodIssue[], limit = 20): FieldIssue[] {
   const out: FieldIssue[] = [];
   for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") {
+    const form = issue.code === "invalid_union" ? formMeant(issue) : undefined;
+    if (form) {
+      // The value is of the type of one form only: its issues within that form are the ones to tell.
+      out.push(...fieldIssues(form.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })), limit));
+    } else if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) out.push({ field: [...issue.path, key], code: issue.code, detail: issue.message });
     } else {
-      out.push({ field: issue.path, code: issue.code, detail: issue.message });
+      out.push({ field: issue.path, code: unionTypes(issue) ? "invalid_type" : issue.code, detail: issue.message });
     }
   }
   return out.slice(0, limit);

@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import type { ChargedBatch } from "../services/lookups.js";
 import { AnswerBytes } from "./answer-bytes.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
-import { jsonEncoding } from "./json-encoding.js";
+import { jsonEncoding, type Encode } from "./json-encoding.js";
 
 const itemJson = jsonEncoding(BatchItem);
 const summaryJson = jsonEncoding(BatchSummary);
@@ -42,14 +42,29 @@ export async function answerBatch(ctx: Context, batch: Iterator<BatchItem, Charg
 
 /** Writes the items of `batch` into `bytes` in the given form; answers what `batch` returned when done. */
 export function writeBatchAnswer<T extends { summary: BatchSummary }>(batch: Iterator<BatchItem, T>, form: BatchAnswerForm, bytes: AnswerBytes): T {
+  if (form === "json") return writeJsonBatch(batch, itemJson, bytes);
   let step = batch.next();
-  if (form === "csv") {
-    bytes.add(CSV_HEADER);
-    for (; !step.done; step = batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
-    return step.value;
-  }
+  bytes.add(CSV_HEADER);
+  for (; !step.done; step = batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
+  return step.value;
+}
+
+/** Writes a batch as `{"results":[…],"summary":…}`, each item by `encodeItem` as it comes; answers what `batch` returned. */
+function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<I, T>, encodeItem: Encode, bytes: AnswerBytes): T {
+  let step = batch.next();
   bytes.add(OPEN);
-  for (let first = true; !step.done; step = batch.next(), first = false) bytes.add(first ? itemJson(step.value) : "," + itemJson(step.value));
+  for (let first = true; !step.done; step = batch.next(), first = false) bytes.add(first ? encodeItem(step.value) : "," + encodeItem(step.value));
   bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
   return step.value;
+}
+
+/**
+ * Answers a batch whose answer has JSON only (the EID batch): the same shape and the same way as an ICCID
+ * batch's JSON, each item encoded by `encodeItem` as it comes; the answer goes out once the charge is made.
+ */
+export async function answerJsonBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>, encodeItem: Encode): Promise<void> {
+  const bytes = new AnswerBytes(ctx.res);
+  await writeJsonBatch(batch, encodeItem, bytes).charged;
+  ctx.set("Content-Type", JSON_CONTENT_TYPE);
+  ctx.body = bytes.bytes();
 }

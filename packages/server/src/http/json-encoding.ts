@@ -57,26 +57,29 @@ function isNested(member: JsonSchema): boolean {
 /**
  * An object with nested members, written member by member in schema order: each scalar member by
  * fast-json-stringify compiled for that member's schema, each nested member by its own encoder,
- * so that a shared frozen object inside is written once for all the results that hold it. An object with
- * a member absent or undeclared is written by JSON.stringify.
+ * so that a shared frozen object inside is written once for all the results that hold it. A member that
+ * is absent (an optional one not sent) is left out, as JSON.stringify leaves it; an object with an
+ * undeclared member is written by JSON.stringify.
  */
 function composed(schema: JsonSchema): Encode {
   const members = schema.properties ?? {};
   const keys = Object.keys(members);
   const declared = new Set(keys);
   const extra = schema.definitions ? { definitions: schema.definitions } : {};
-  const parts = keys.map((key, i): Encode => {
-    const name = (i ? "," : "") + JSON.stringify(key) + ":";
+  const parts = keys.map((key): Encode => {
+    const name = JSON.stringify(key) + ":";
     const schema = { ...members[key]!, ...extra };
     const encode = isNested(schema) ? member(schema) : fastJson(schema as Parameters<typeof fastJson>[0]);
-    return (value) => name + encode((value as Record<string, unknown>)[key]);
+    return (value) => name + encode(value);
   });
   return (value) => {
     if (!isObject(value) || !onlyDeclared(value, declared)) return JSON.stringify(value);
-    for (let i = 0; i < keys.length; i++) if (value[keys[i]!] === undefined) return JSON.stringify(value);
     try {
       let json = "{";
-      for (let i = 0; i < parts.length; i++) json += parts[i]!(value);
+      for (let i = 0; i < parts.length; i++) {
+        const field = value[keys[i]!];
+        if (field !== undefined) json += (json.length > 1 ? "," : "") + parts[i]!(field);
+      }
       return json + "}";
     } catch {
       return JSON.stringify(value);

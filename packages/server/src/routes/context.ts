@@ -5,6 +5,7 @@ import type { ApiKeys } from "../services/api-keys.js";
 import type { Logger } from "pino";
 import type { AuditTrail } from "../services/audit-trail.js";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";
+import type { EidLookups } from "../services/eid-lookups.js";
 import type { Lookups } from "../services/lookups.js";
 import type { Readiness } from "../services/readiness.js";
 import type { Sessions } from "../services/sessions.js";
@@ -23,6 +24,7 @@ export interface RouteServices {
   limiter: AccountRateLimiter;
   usageReads: UsageReadLimit;
   lookups: Lookups;
+  eidLookups: EidLookups;
   usage: UsageReport;
   sessions: Sessions;
   readiness: Readiness;

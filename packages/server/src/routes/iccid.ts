@@ -17,8 +17,8 @@ export const iccidRoutes: Route[] = [
     response: { status: 200, description: "The lookup result (valid may be false)", schema: LookupResult },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
-      const { iccid } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid);
+      const { iccid, imsi } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi);
     },
   }),
   defineRoute({
@@ -26,8 +26,9 @@ export const iccidRoutes: Route[] = [
     path: "/api/v1/iccid/batch",
     summary: "Look up 1 to 1000 ICCIDs",
     description:
-      "One result per input, in input order. A bad item never fails the request. summary.unique counts " +
-      "distinct normalised ICCIDs plus distinct failed inputs; each distinct ICCID answered is one lookup.",
+      "One result per input, in input order; an item is an ICCID, or { iccid, imsi } with the SIM's IMSI. A bad " +
+      "item never fails the request. summary.unique counts distinct normalised ICCIDs (with their IMSI) plus " +
+      "distinct failed inputs; each distinct ICCID (with its IMSI) answered is one lookup.",
     auth: spend,
     idempotency: {},
     body: { schema: BatchRequest, required: true },

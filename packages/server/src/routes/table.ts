@@ -1,6 +1,7 @@
 import { accountPageRoutes } from "./account-page.js";
 import { accountUsageRoute } from "./account-usage.js";
 import { auditRoute } from "./audit.js";
+import { eidRoutes } from "./eid.js";
 import { iccidRoutes } from "./iccid.js";
 import { keyRoutes } from "./keys.js";
 import { errorsPageRoute } from "./errors-page.js";
@@ -18,6 +19,7 @@ export const ROUTE_TABLE: readonly Route[] = [
   ...healthRoutes,
   apiDocumentRoute,
   ...iccidRoutes,
+  ...eidRoutes,
   usageRoute,
   accountUsageRoute,
   ...sessionRoutes,

@@ -1,6 +1,7 @@
-import type { BatchItem, BatchSummary, LookupResult } from "@iccid/core";
+import type { BatchItem, BatchSummary, LookupRequest, LookupResult } from "@iccid/core";
+import { withImsi, type ImsiDecoder } from "../decode/imsi-decoder.js";
 import type { DecoderSource } from "../decode/live-decoder.js";
-import { InvalidInput } from "../domain/refusals.js";
+import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
@@ -10,20 +11,27 @@ export interface ChargedBatch {
   charged: Promise<void>;
 }
 
-/** Single and batch lookups: decode, then charge what was answered. */
+/** One batch input: an ICCID as written, or an ICCID with the SIM's IMSI beside it. */
+export type BatchInput = string | LookupRequest;
+
+/** Single and batch lookups: decode (the ICCID, and the IMSI sent with it), then charge what was answered. */
 export class Lookups {
   constructor(
     private readonly decoders: DecoderSource,
     private readonly meter: Meter,
+    private readonly imsis: ImsiDecoder,
   ) {}
 
-  async lookup(grant: KeyGrant, iccid: string): Promise<LookupResult> {
+  /** One ICCID, with its IMSI when one is sent: an ICCID or IMSI that cannot be read is an input error naming its field. */
+  async lookup(grant: KeyGrant, iccid: string, imsi?: string): Promise<LookupResult> {
     const outcome = this.decoders.current.decode(iccid);
-    if (!outcome.ok) {
-      throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }]);
-    }
+    const imsiOutcome = imsi === undefined ? undefined : this.imsis.read(imsi);
+    // Both fields are named when both fail.
+    const imsiIssues: FieldIssue[] = imsiOutcome && !imsiOutcome.ok ? [{ field: ["imsi"], code: imsiOutcome.error.code, detail: imsiOutcome.error.message }] : [];
+    if (!outcome.ok) throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }, ...imsiIssues]);
+    if (imsiIssues[0]) throw new InvalidInput([imsiIssues[0]]);
     await this.meter.charge(grant, 1);
-    return outcome.result;
+    return imsiOutcome?.ok ? withImsi(outcome.result, imsiOutcome.answer) : outcome.result;
   }
 
   /**
@@ -31,26 +39,42 @@ export class Lookups {
    * is decoded and no item outlives its turn. After the last item it starts the batch's charge and returns
    * the summary with that charge under way, which the answer waits for before it goes out (a refused
    * charge, over the quota, rejects it): each distinct normalised ICCID that got a result is one lookup,
-   * however often or however differently it was written.
+   * however often or however differently it was written; an ICCID sent with an IMSI is one lookup per
+   * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free.
    */
-  *batch(grant: KeyGrant, inputs: readonly string[]): Generator<BatchItem, ChargedBatch, undefined> {
+  *batch(grant: KeyGrant, inputs: readonly BatchInput[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
     let ok = 0;
     let valid = 0;
     for (let index = 0; index < inputs.length; index++) {
-      const input = inputs[index]!;
+      const item = inputs[index]!;
+      const input = typeof item === "string" ? item : item.iccid;
+      const imsi = typeof item === "string" ? undefined : item.imsi;
       const outcome = decoder.decode(input);
-      if (outcome.ok) {
+      if (!outcome.ok) {
+        failedInputs.add(imsi === undefined ? input : `${input}\n${imsi}`);
+        yield imsi === undefined ? { index, ok: false, input, error: outcome.error } : { index, ok: false, input, imsi, error: outcome.error };
+        continue;
+      }
+      if (imsi === undefined) {
         ok++;
         if (outcome.result.valid) valid++;
         answered.add(outcome.result.iccid);
         yield { index, ok: true, result: outcome.result };
-      } else {
-        failedInputs.add(input);
-        yield { index, ok: false, input, error: outcome.error };
+        continue;
       }
+      const imsiOutcome = this.imsis.read(imsi);
+      if (!imsiOutcome.ok) {
+        failedInputs.add(`${input}\n${imsi}`);
+        yield { index, ok: false, input, imsi, error: { ...imsiOutcome.error, field: "imsi" } };
+        continue;
+      }
+      ok++;
+      if (outcome.result.valid) valid++;
+      answered.add(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`);
+      yield { index, ok: true, result: withImsi(outcome.result, imsiOutcome.answer) };
     }
     const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
     return { summary, charged: this.meter.charge(grant, answered.size) };

@@ -1,0 +1,42 @@
+import { EidBatchItem, EidBatchRequest, EidBatchResult, EidLookupRequest, EidResult } from "@iccid/core";
+import { answerJsonBatch } from "../http/batch-answer.js";
+import { jsonEncoding } from "../http/json-encoding.js";
+import { parseInput, readJson } from "../http/json-body.js";
+import { defineRoute, type Route } from "./route.js";
+
+// As the ICCID routes: both spend a request of the rate limit, and quota for what they answer.
+const spend = { kind: "apiKey", spend: true, scope: "lookup" } as const;
+const itemJson = jsonEncoding(EidBatchItem);
+
+export const eidRoutes: Route[] = [
+  defineRoute({
+    method: "post",
+    path: "/api/v1/eid/lookup",
+    summary: "Look up one EID",
+    description: "Reads an eUICC's 32-digit identifier: its check digits and, for an SGP.02 EID, its country and issuer. One EID is one lookup.",
+    auth: spend,
+    body: { schema: EidLookupRequest, required: true },
+    response: { status: 200, description: "The EID result (valid may be false)", schema: EidResult },
+    problems: ["quota_exceeded"],
+    handler: (s) => async (ctx) => {
+      const { eid } = parseInput(EidLookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      ctx.body = await s.eidLookups.lookup(ctx.state.grant, eid);
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/api/v1/eid/batch",
+    summary: "Look up 1 to 1000 EIDs",
+    description:
+      "One result per input, in input order. A bad item never fails the request. summary.unique counts " +
+      "distinct normalised EIDs plus distinct failed inputs; each distinct EID answered is one lookup.",
+    auth: spend,
+    body: { schema: EidBatchRequest, required: true },
+    response: { status: 200, description: "The EID batch result", schema: EidBatchResult },
+    problems: ["quota_exceeded"],
+    handler: (s) => async (ctx) => {
+      const { eids } = parseInput(EidBatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      await answerJsonBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids), itemJson);
+    },
+  }),
+];
