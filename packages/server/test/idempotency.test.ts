@@ -64,6 +64,18 @@ describe("Idempotency-Key", () => {
     expect((await usage(a)).totals).toEqual({ requests: 2, lookups: 2 });
   });
 
+  it("replays an EID batch as an ICCID batch, charging it once", async () => {
+    const user = await server.createAccount();
+    const eids = ["89049032123451234512345678901235", "89001039240180124400000000000157", "not an eid"];
+    const send = () => call(server.url, "POST", "/api/v1/eid/batch", { key: user.apiKey, body: { eids }, headers: { "idempotency-key": "eids" } });
+    const first = await send();
+    expect(first.status).toBe(200);
+    const again = await send();
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect((await usage(user)).totals).toEqual({ requests: 1, lookups: 2 });
+  });
+
   it("replays a batch byte for byte, as JSON and as CSV, charging it once", async () => {
     const user = await server.createAccount();
     const iccids = Array.from({ length: 300 }, (_, i) => iccid(1000 + i));

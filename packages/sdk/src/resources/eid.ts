@@ -8,11 +8,11 @@ export class EidResource {
 
   /** Reads one EID. A well-formed EID with wrong check digits is a result with `valid: false`; bad grammar is a 422. */
   lookup(eid: string, options?: RequestOptions): Promise<EidAnswer> {
-    return this.client.call({ method: "POST", path: "/eid/lookup", auth: "api_key", body: { eid }, schema: EidResult }, options);
+    return this.client.call({ method: "POST", path: "/eid/lookup", auth: "api_key", body: { eid }, schema: EidResult, idempotent: true }, options);
   }
 
   /** Reads 1–1000 EIDs in one request; a bad item is reported in place and never fails the batch. */
   batch(eids: readonly string[], options?: RequestOptions): Promise<EidBatchAnswer> {
-    return this.client.call({ method: "POST", path: "/eid/batch", auth: "api_key", body: { eids }, schema: EidBatchResult }, options);
+    return this.client.call({ method: "POST", path: "/eid/batch", auth: "api_key", body: { eids }, schema: EidBatchResult, idempotent: true }, options);
   }
 }

@@ -15,6 +15,7 @@ export const eidRoutes: Route[] = [
     summary: "Look up one EID",
     description: "Reads an eUICC's 32-digit identifier: its check digits and, for an SGP.02 EID, its country and issuer. One EID is one lookup.",
     auth: spend,
+    idempotency: {},
     body: { schema: EidLookupRequest, required: true },
     response: { status: 200, description: "The EID result (valid may be false)", schema: EidResult },
     problems: ["quota_exceeded"],
@@ -31,6 +32,7 @@ export const eidRoutes: Route[] = [
       "One result per input, in input order. A bad item never fails the request. summary.unique counts " +
       "distinct normalised EIDs plus distinct failed inputs; each distinct EID answered is one lookup.",
     auth: spend,
+    idempotency: {},
     body: { schema: EidBatchRequest, required: true },
     response: { status: 200, description: "The EID batch result", schema: EidBatchResult },
     problems: ["quota_exceeded"],
