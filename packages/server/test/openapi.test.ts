@@ -74,7 +74,7 @@ describe("OpenAPI document", () => {
       const op = doc.paths[path][method] as { parameters?: Array<{ name: string; in: string }> };
       return (op.parameters ?? []).some((p) => p.name === "Idempotency-Key" && p.in === "header");
     });
-    expect(taking.map(([method, path]) => `${method} ${path}`)).toEqual(["post /api/v1/iccid/lookup", "post /api/v1/iccid/batch", "post /api/v1/keys"]);
+    expect(taking.map(([method, path]) => `${method} ${path}`)).toEqual(["post /api/v1/iccid/lookup", "post /api/v1/iccid/batch", "post /api/v1/eid/lookup", "post /api/v1/eid/batch", "post /api/v1/keys"]);
     for (const [method, path] of taking) {
       const responses = doc.paths[path][method].responses as Record<string, { description: string }>;
       expect(responses["400"]!.description).toContain("invalid_idempotency_key");
