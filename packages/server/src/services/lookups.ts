@@ -1,7 +1,7 @@
 import type { BatchItem, BatchSummary, LookupResult } from "@iccid/core";
 import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput } from "../domain/refusals.js";
-import type { KeyGrant } from "../store/store.js";
+import type { Payer } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
 /** A batch's items are done: its summary, and its charge under way. */
@@ -17,7 +17,7 @@ export class Lookups {
     private readonly meter: Meter,
   ) {}
 
-  async lookup(grant: KeyGrant, iccid: string): Promise<LookupResult> {
+  async lookup(grant: Payer, iccid: string): Promise<LookupResult> {
     const outcome = this.decoders.current.decode(iccid);
     if (!outcome.ok) {
       throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }]);
@@ -33,7 +33,7 @@ export class Lookups {
    * charge, over the quota, rejects it): each distinct normalised ICCID that got a result is one lookup,
    * however often or however differently it was written.
    */
-  *batch(grant: KeyGrant, inputs: readonly string[]): Generator<BatchItem, ChargedBatch, undefined> {
+  *batch(grant: Payer, inputs: readonly string[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
