@@ -45,7 +45,7 @@ describe("lookups with the account page's session", () => {
   it("refuses a cross-site request riding on the cookie, and charges nothing", async () => {
     const user = await server.createAccount();
     const cookie = await signIn(user);
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "http://evil.test" }]) {
+    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "http://evil.test" }] as Record<string, string>[]) {
       const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { cookie, headers, body: { iccid: VALID[0] } });
       expect(r.status).toBe(403);
       expect(r.body.code).toBe("csrf_rejected");
