@@ -6,6 +6,8 @@ import type { PreviewRow, Stop, Tally } from "./upload-protocol.js";
 // show only the failed ones, and the answers file to download. A run that stopped early says why, and
 // when going on is worth it.
 
+/** Table rows added per frame. */
+const ROWS_PER_FRAME = 20;
 const OUTCOME_WORDS: Record<PreviewRow["outcome"], string> = { valid: "Valid", invalid: "Not valid", failed: "Not an ICCID" };
 
 export interface Results {
@@ -24,7 +26,7 @@ function figure(term: string, value: number, id: string): HTMLElement {
 /** Why a run stopped, in words, with when going on is worth it. */
 export function stopWords(stop: Stop): string {
   if (stop.reason === "cancelled") return "Cancelled: the rows answered before are below and in the file.";
-  const when = stop.retryAfterSeconds !== undefined ? ` It may go on ${formatRetryAfter(stop.retryAfterSeconds)}.` : "";
+  const when = stop.retryAfterSeconds !== undefined ? ` Try the rest again ${formatRetryAfter(stop.retryAfterSeconds)}.` : "";
   const what = stop.code === "quota_exceeded" ? "Stopped: this period's lookups are used up." : stop.code === "rate_limited" ? "Stopped: too many requests at once." : "Stopped.";
   return `${what} ${stop.detail}${when} The rows answered before are below and in the file.`;
 }
@@ -44,31 +46,30 @@ function countries(tally: Tally): HTMLElement {
   );
 }
 
-function rowsTable(rows: readonly PreviewRow[]): HTMLTableElement {
+function rowElement(r: PreviewRow): HTMLTableRowElement {
+  return h(
+    "tr",
+    { class: r.outcome, "data-outcome": r.outcome },
+    h("td", { "data-label": "Row", class: "num" }, String(r.row)),
+    h("td", { "data-label": "ICCID" }, h("code", {}, r.input || "(blank)")),
+    h("td", { "data-label": "Answer" }, h("span", { class: `status ${r.outcome === "valid" ? "ok" : "bad"}` }, OUTCOME_WORDS[r.outcome]), r.note ? ` · ${r.note}` : ""),
+    h("td", { "data-label": "Country" }, r.outcome === "failed" ? "" : r.country || h("span", { class: "muted" }, "Not known")),
+    h("td", { "data-label": "Issuer" }, r.outcome === "failed" ? "" : r.issuer || h("span", { class: "muted" }, "Not known")),
+  );
+}
+
+function emptyTable(): HTMLTableElement {
   return h(
     "table",
     { class: "results-table" },
     h("caption", { class: "visually-hidden" }, "The first rows and their answers"),
+    h("colgroup", {}, h("col", { class: "col-row" }), h("col", { class: "col-iccid" }), h("col", { class: "col-answer" }), h("col"), h("col")),
     h(
       "thead",
       {},
       h("tr", {}, ...["Row", "ICCID as given", "Answer", "Country", "Issuer"].map((name) => h("th", { scope: "col" }, name))),
     ),
-    h(
-      "tbody",
-      {},
-      ...rows.map((r) =>
-        h(
-          "tr",
-          { class: r.outcome, "data-outcome": r.outcome },
-          h("td", { "data-label": "Row", class: "num" }, String(r.row)),
-          h("td", { "data-label": "ICCID" }, h("code", {}, r.input || "(blank)")),
-          h("td", { "data-label": "Answer" }, h("span", { class: `status ${r.outcome === "valid" ? "ok" : "bad"}` }, OUTCOME_WORDS[r.outcome]), r.note ? ` · ${r.note}` : ""),
-          h("td", { "data-label": "Country" }, r.country),
-          h("td", { "data-label": "Issuer" }, r.issuer),
-        ),
-      ),
-    ),
+    h("tbody"),
   );
 }
 
@@ -84,15 +85,23 @@ export function resultsView(results: Results): HTMLElement {
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   });
   const onlyFailed = h("input", { type: "checkbox", id: "only-failed" });
-  const table = rowsTable(rows);
+  const table = emptyTable();
+  const hides = (tr: HTMLTableRowElement) => onlyFailed.checked && tr.dataset.outcome === "valid";
+  // The rows go in a few at a frame: laying out a hundred table rows at once is a long task on a slow machine.
+  const trs = rows.map(rowElement);
+  let added = 0;
+  const addSome = () => {
+    for (const end = Math.min(added + ROWS_PER_FRAME, trs.length); added < end; added++) {
+      trs[added]!.hidden = hides(trs[added]!);
+      table.tBodies[0]!.append(trs[added]!);
+    }
+    if (added < trs.length) requestAnimationFrame(addSome);
+  };
+  addSome();
   const empty = h("p", { class: "muted", hidden: true }, "No failed rows among these.");
   onlyFailed.addEventListener("change", () => {
-    let shown = 0;
-    for (const tr of table.tBodies[0]!.rows) {
-      tr.hidden = onlyFailed.checked && tr.dataset.outcome === "valid";
-      if (!tr.hidden) shown++;
-    }
-    empty.hidden = shown > 0;
+    for (const tr of trs) tr.hidden = hides(tr);
+    empty.hidden = trs.some((tr) => !tr.hidden);
   });
   const shownRows = rows.length < tally.rows ? `The first rows of ${formatCount(tally.rows)}, and the first failed ones; the file has them all.` : "";
   return h(
@@ -111,7 +120,7 @@ export function resultsView(results: Results): HTMLElement {
     countries(tally),
     h("div", { class: "results-actions" }, download, h("label", { class: "check" }, onlyFailed, "Show only failed rows")),
     shownRows && h("p", { class: "muted" }, shownRows),
-    h("div", { class: "table-scroll" }, table),
+    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "The first rows" }, table),
     empty,
   );
 }

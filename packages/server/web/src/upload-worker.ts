@@ -36,8 +36,12 @@ async function* lineRecords(lines: readonly string[]): AsyncGenerator<string[][]
 
 /** The data records in chunks of CHUNK_ROWS, after the layout is decided from the first two records. */
 async function* chunksOf(blocks: AsyncGenerator<string[][]>, head: string[][]): AsyncGenerator<string[][]> {
-  let chunk = head;
-  for await (const block of blocks) {
+  let chunk: string[][] = [];
+  async function* all(): AsyncGenerator<string[][]> {
+    yield head;
+    yield* blocks;
+  }
+  for await (const block of all()) {
     for (const record of block) {
       chunk.push(record);
       if (chunk.length === CHUNK_ROWS) {
