@@ -97,7 +97,9 @@ async function run(source: UploadSource): Promise<void> {
   const totalBytes = source.kind === "file" ? source.file.size : 0;
   const blocks = source.kind === "file" ? fileRecords(source.file, count) : lineRecords(source.lines);
   const tally = emptyTally();
-  const parts: string[] = [];
+  // Each chunk's rows go into a Blob of their own at once: the browser keeps those outside the JS heap (on
+  // disk if need be), so a million rows of answers do not sit in the worker's memory as strings.
+  const parts: Blob[] = [];
   const first: PreviewRow[] = [];
   const failed: PreviewRow[] = [];
   let stop: Stop | undefined;
@@ -111,7 +113,7 @@ async function run(source: UploadSource): Promise<void> {
     }
     const layout = source.kind === "lines" ? LINES_LAYOUT : head[0] ? detectCsvLayout(head[0], head[1], source.column) : LINES_LAYOUT;
     post({ type: "layout", layout });
-    parts.push(csvLine(answersHeader(layout.columns)));
+    parts.push(new Blob([csvLine(answersHeader(layout.columns))]));
     const width = layout.columns.length;
     let row = 0;
     for await (const chunk of chunksOf(blocks, layout.hasHeader ? head.slice(1) : head)) {
@@ -132,7 +134,7 @@ async function run(source: UploadSource): Promise<void> {
         if (first.length < PREVIEW_ROWS) first.push(previewRow(row, input, outcome));
         if (rowOutcome(outcome) !== "valid" && failed.length < PREVIEW_ROWS) failed.push(previewRow(row, input, outcome));
       }
-      parts.push(text);
+      parts.push(new Blob([text]));
       if (row === chunk.length) post({ type: "preview", rows: mergedPreview(first, failed) });
       post({ type: "progress", rows: row, bytes: count.bytes, totalBytes, tally });
     }
