@@ -256,10 +256,31 @@ describe("Look up on the account page", () => {
     await page.keyboard.press("Enter");
     await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
     expect(await page.locator("#upload-stop").textContent()).toMatch(/^Stopped: too many requests at once\. .* Try the rest again in (\d+ seconds|1 minute \(at .*\))\./);
-    expect((await focused(page)).text).toBe("Download CSV");
+    await expect.poll(async () => (await focused(page)).text).toBe("Download CSV");
     expect(await page.locator("#sum-rows").textContent()).toBe("1,000");
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-refusal-375", { viewport: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("Cancel stops after the chunk asked for, keeping every row answered, in order", async () => {
+    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
+    const path = join(dir, "sims-30000.csv");
+    writeFileSync(path, messyCsv(5, 30_000));
+    await page.getByLabel("CSV file").setInputFiles(path);
+    await page.getByRole("button", { name: "Look up file" }).click();
+    await expect.poll(() => page.locator("#upload-bar-label").textContent()).toMatch(/^Looked up [\d,]+ rows…$/);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#upload-stop").textContent()).toMatch(/^Cancelled/);
+    const rows = Number((await page.locator("#sum-rows").textContent())!.replace(/,/g, ""));
+    expect(rows % 1_000).toBe(0);
+    expect(rows).toBeGreaterThanOrEqual(1_000);
+    expect(rows).toBeLessThan(30_000);
+    const records = readCsv(await downloaded(page)).records;
+    expect(records.length).toBe(1 + rows);
+    expect(records.slice(1).map((r) => r[0])).toEqual(readCsv(readFileSync(path, "utf8")).records.slice(1, 1 + rows).map((r) => r[0]));
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -87,21 +87,23 @@ export function resultsView(results: Results): HTMLElement {
   const onlyFailed = h("input", { type: "checkbox", id: "only-failed" });
   const table = emptyTable();
   const hides = (tr: HTMLTableRowElement) => onlyFailed.checked && tr.dataset.outcome === "valid";
-  // The rows go in a few at a frame: laying out a hundred table rows at once is a long task on a slow machine.
-  const trs = rows.map(rowElement);
-  let added = 0;
+  // The rows are made and go in a few at a frame: making and laying out a hundred table rows at once is a
+  // long task on a slow machine.
+  const trs: HTMLTableRowElement[] = [];
   const addSome = () => {
-    for (const end = Math.min(added + ROWS_PER_FRAME, trs.length); added < end; added++) {
-      trs[added]!.hidden = hides(trs[added]!);
-      table.tBodies[0]!.append(trs[added]!);
+    for (const end = Math.min(trs.length + ROWS_PER_FRAME, rows.length); trs.length < end; ) {
+      const tr = rowElement(rows[trs.length]!);
+      tr.hidden = hides(tr);
+      trs.push(tr);
+      table.tBodies[0]!.append(tr);
     }
-    if (added < trs.length) requestAnimationFrame(addSome);
+    if (trs.length < rows.length) requestAnimationFrame(addSome);
   };
   addSome();
   const empty = h("p", { class: "muted", hidden: true }, "No failed rows among these.");
   onlyFailed.addEventListener("change", () => {
     for (const tr of trs) tr.hidden = hides(tr);
-    empty.hidden = trs.some((tr) => !tr.hidden);
+    empty.hidden = trs.length < rows.length || trs.some((tr) => !tr.hidden);
   });
   const shownRows = rows.length < tally.rows ? `The first rows of ${formatCount(tally.rows)}, and the first failed ones; the file has them all.` : "";
   return h(

@@ -195,7 +195,8 @@ export class LookupPanel {
     }
     this.#answer.replaceChildren(resultsView({ tally, rows: this.#preview, csv, fileName, ...(stop && { stop }) }));
     announce(stop ? stopWords(stop) : `Done: ${plural(tally.rows, "row", "rows")}, ${formatCount(tally.valid)} valid.`);
-    byId("download-csv").focus();
+    // Focus moves at the next frame, with the layout that frame does anyway, not in this task.
+    requestAnimationFrame(() => byId("download-csv").focus());
     if (tally.rows > 0) this.charged();
   }
 }
