@@ -7,7 +7,7 @@ import type { PreviewRow, Stop, Tally } from "./upload-protocol.js";
 // when going on is worth it.
 
 /** Table rows added per frame. */
-const ROWS_PER_FRAME = 20;
+const ROWS_PER_FRAME = 10;
 const OUTCOME_WORDS: Record<PreviewRow["outcome"], string> = { valid: "Valid", invalid: "Not valid", failed: "Not an ICCID" };
 
 export interface Results {

@@ -17,7 +17,7 @@ const post = (message: WorkerMessage): void => scope.postMessage(message);
 
 const CHUNK_ROWS = 1_000;
 /** Rows the table may show: the first ones, and as many of the first that are not valid. */
-const PREVIEW_ROWS = 100;
+const PREVIEW_ROWS = 50;
 /** An input longer than this goes out as its digits, as the SDK sends it (the server takes 256 at most). */
 const MAX_WIRE_INPUT = 64;
 const LINES_LAYOUT: CsvLayout = { hasHeader: false, columns: ["input"], iccidIndex: 0 };
