@@ -5,6 +5,7 @@
 export * from "./api-key.js";
 export * from "./batch-limit.js";
 export * from "./csv-cell.js";
+export * from "./csv-layout.js";
 export * from "./csv-records.js";
 export * from "./duration.js";
 export * from "./eid.js";

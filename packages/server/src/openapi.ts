@@ -66,7 +66,8 @@ function operation(route: Route, components: JsonObject): JsonObject {
   return {
     summary: route.summary,
     // A key's scopes are not OAuth scopes, so the requirement stays empty; the description names the scope.
-    security: SECURITY[route.auth.kind],
+    // A route that takes either credential lists both requirements: either one satisfies it.
+    security: route.auth.kind === "apiKey" && route.auth.session ? [...SECURITY.apiKey, ...SECURITY.session] : SECURITY[route.auth.kind],
     ...(route.auth.kind === "apiKey" && { "x-required-scope": route.auth.scope }),
     ...(route.description && { description: route.description }),
     ...(parameters.length > 0 && { parameters }),

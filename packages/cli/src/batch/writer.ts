@@ -1,17 +1,8 @@
-import { LOOKUP_ROW_COLUMNS } from "@iccid/core";
+import { answersHeader } from "@iccid/core/grammar";
 import type { BatchAllItem, CsvRows, RowOutcome } from "@iccid/sdk";
 import { csvText } from "../output/csv.js";
 import type { BatchFormat } from "./resume.js";
 import type { TextSink } from "./sink.js";
-
-/**
- * The output header: the input's columns, then the lookup row's. A result column whose name the input
- * already uses (an input "iccid" column is common) gets a `lookup_` prefix, so names stay unique.
- */
-export function outputHeader(inputColumns: readonly string[]): string[] {
-  const taken = new Set(inputColumns);
-  return [...inputColumns, ...LOOKUP_ROW_COLUMNS.map((name) => (taken.has(name) ? `lookup_${name}` : name))];
-}
 
 const COMMA = 44;
 const LF = 10;
@@ -41,7 +32,7 @@ export class BatchWriter {
 
   /** The CSV header line (nothing for JSONL), for a fresh output file. */
   writeHeader(sink: TextSink): void {
-    if (this.format === "csv") void sink.write(csvText([outputHeader(this.columns)]));
+    if (this.format === "csv") void sink.write(csvText([answersHeader(this.columns)]));
   }
 
   /** Adds row `i` of a CSV chunk; returns a promise only when a block went to a sink that asked to wait (backpressure). */

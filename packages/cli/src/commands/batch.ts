@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { answersHeader } from "@iccid/core/grammar";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
 import { runPipeline, type BatchTally } from "../batch/pipeline.js";
@@ -12,7 +13,7 @@ import { resumeCommand, resumeKeyNote } from "../batch/resume-hint.js";
 import { readResumeState, resumeStatePath, writeResumeState } from "../batch/resume-state.js";
 import { TextSink } from "../batch/sink.js";
 import { renderSummary } from "../batch/summary.js";
-import { BatchWriter, outputHeader } from "../batch/writer.js";
+import { BatchWriter } from "../batch/writer.js";
 import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
 import { note } from "../terminal.js";
@@ -97,7 +98,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     return;
   }
   const previous = options.resume ? await readPreviousOutput(options.out!, format) : undefined;
-  if (previous?.header && previous.header.join("\u0000") !== outputHeader(layout.columns).join("\u0000")) {
+  if (previous?.header && previous.header.join("\u0000") !== answersHeader(layout.columns).join("\u0000")) {
     input.close();
     throw new UsageError(`${options.out} has other columns than this input gives; is it the output of another file?`);
   }

@@ -1,6 +1,6 @@
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { ActiveSession } from "../services/sessions.js";
-import type { KeyGrant } from "../store/store.js";
+import type { Payer } from "../store/store.js";
 import type { DeclaredAnswer } from "./answer-writer.js";
 import type { WrittenAnswer } from "./idempotency.js";
 
@@ -11,7 +11,8 @@ export interface AppState {
   route?: string;
   /** What the matched route answers when it succeeds (set by its first step, read by the answer writer). */
   declared?: DeclaredAnswer;
-  grant: KeyGrant;
+  /** Who the request is charged to: the Bearer key's grant, or the account page's session on the lookup routes. */
+  grant: Payer;
   /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
   rateLimit?: RateLimitState;
   session: ActiveSession;

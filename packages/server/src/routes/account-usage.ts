@@ -1,5 +1,6 @@
 import { Usage, UsageQuery } from "@iccid/core";
 import { parseInput } from "../http/json-body.js";
+import { accountSubject } from "../services/web-page-payer.js";
 import { defineRoute } from "./route.js";
 
 /**
@@ -20,12 +21,8 @@ export const accountUsageRoute = defineRoute({
   response: { status: 200, description: "Usage", schema: Usage },
   handler: (s) => async (ctx) => {
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
-    const { account } = ctx.state.session;
-    const subscription = await s.store.getSubscription(account.id);
-    const plan = subscription && (await s.store.getPlan(subscription.plan));
-    // Every account is created with a subscription on an existing plan; a gap is a broken store (500).
-    if (!subscription || !plan) throw new Error("account without a subscription or plan");
+    const subject = await accountSubject(s.store, ctx.state.session.account);
     // peek, not consume: reading usage spends no request, as on the Bearer route.
-    ctx.body = await s.usage.build({ account, subscription, plan }, query, await s.limiter.peek(account.id, plan));
+    ctx.body = await s.usage.build(subject, query, await s.limiter.peek(subject.account.id, subject.plan));
   },
 });

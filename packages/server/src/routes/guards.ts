@@ -2,6 +2,7 @@ import type { ProblemCode } from "@iccid/core";
 import { bearer } from "../http/bearer.js";
 import { csrfGuard } from "../http/csrf.js";
 import { idempotency } from "../http/idempotency.js";
+import { keyOrSession } from "../http/key-or-session.js";
 import { requireSession } from "../http/session-auth.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
@@ -33,7 +34,7 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
   if (route.csrf) chain.push(csrfGuard());
   switch (route.auth.kind) {
     case "apiKey":
-      chain.push(bearer(s.apiKeys, s.limiter, route.auth));
+      chain.push(route.auth.session ? keyOrSession(s.apiKeys, s.sessions, s.store, s.limiter, route.auth) : bearer(s.apiKeys, s.limiter, route.auth));
       break;
     case "session":
       chain.push(requireSession(s.sessions));
@@ -56,9 +57,12 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
 /** Every problem a route can answer: its guards', its input's, its own, then those any route can. */
 export function routeProblems(route: Route): ProblemCode[] {
   const auth = { none: [], apiKey: API_KEY_PROBLEMS, session: SESSION_PROBLEMS }[route.auth.kind];
+  // A lookup route that takes the page's session also answers what the session guard and its CSRF rule do.
+  const withSession = route.auth.kind === "apiKey" && route.auth.session === true;
   return [
     ...new Set([
       ...auth,
+      ...(withSession ? [...SESSION_PROBLEMS, ...CSRF_PROBLEMS] : []),
       ...(route.csrf ? CSRF_PROBLEMS : []),
       ...(route.body ? BODY_PROBLEMS : []),
       ...(route.query ? QUERY_PROBLEMS : []),

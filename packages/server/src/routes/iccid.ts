@@ -3,8 +3,9 @@ import { answerBatch } from "../http/batch-answer.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
-// Both spend a request of the rate limit, and quota for what they answer.
-const spend = { kind: "apiKey", spend: true, scope: "lookup" } as const;
+// Both spend a request of the rate limit, and quota for what they answer; the account page calls them
+// with its session (usage counted under the page's own id, apart from the account's keys).
+const spend = { kind: "apiKey", spend: true, scope: "lookup", session: true } as const;
 
 export const iccidRoutes: Route[] = [
   defineRoute({

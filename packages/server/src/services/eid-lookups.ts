@@ -1,7 +1,7 @@
 import type { BatchSummary, EidBatchItem, EidResult } from "@iccid/core";
 import type { EidDecoder } from "../decode/eid-decoder.js";
 import { InvalidInput } from "../domain/refusals.js";
-import type { KeyGrant } from "../store/store.js";
+import type { Payer } from "../store/store.js";
 import type { ChargedBatch } from "./lookups.js";
 import type { Meter } from "./meter.js";
 
@@ -15,7 +15,7 @@ export class EidLookups {
     private readonly meter: Meter,
   ) {}
 
-  async lookup(grant: KeyGrant, eid: string): Promise<EidResult> {
+  async lookup(grant: Payer, eid: string): Promise<EidResult> {
     const outcome = this.decoder.decode(eid);
     if (!outcome.ok) throw new InvalidInput([{ field: ["eid"], code: outcome.error.code, detail: outcome.error.message }]);
     await this.meter.charge(grant, 1);
@@ -23,7 +23,7 @@ export class EidLookups {
   }
 
   /** One item per input, made when asked for, in input order; after the last, the summary with the batch's charge under way (as Lookups.batch). */
-  *batch(grant: KeyGrant, inputs: readonly string[]): Generator<EidBatchItem, ChargedBatch, undefined> {
+  *batch(grant: Payer, inputs: readonly string[]): Generator<EidBatchItem, ChargedBatch, undefined> {
     const answered = new Set<string>();
     const failedInputs = new Set<string>();
     let ok = 0;

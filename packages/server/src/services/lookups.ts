@@ -2,7 +2,7 @@ import type { BatchItem, BatchSummary, LookupRequest, LookupResult } from "@icci
 import { withImsi, type ImsiDecoder } from "../decode/imsi-decoder.js";
 import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
-import type { KeyGrant } from "../store/store.js";
+import type { Payer } from "../store/store.js";
 import type { Meter } from "./meter.js";
 
 /** A batch's items are done: its summary, and its charge under way. */
@@ -23,7 +23,7 @@ export class Lookups {
   ) {}
 
   /** One ICCID, with its IMSI when one is sent: an ICCID or IMSI that cannot be read is an input error naming its field. */
-  async lookup(grant: KeyGrant, iccid: string, imsi?: string): Promise<LookupResult> {
+  async lookup(grant: Payer, iccid: string, imsi?: string): Promise<LookupResult> {
     const outcome = this.decoders.current.decode(iccid);
     const imsiOutcome = imsi === undefined ? undefined : this.imsis.read(imsi);
     // Both fields are named when both fail.
@@ -42,7 +42,7 @@ export class Lookups {
    * however often or however differently it was written; an ICCID sent with an IMSI is one lookup per
    * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free.
    */
-  *batch(grant: KeyGrant, inputs: readonly BatchInput[]): Generator<BatchItem, ChargedBatch, undefined> {
+  *batch(grant: Payer, inputs: readonly BatchInput[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const answered = new Set<string>();
     const failedInputs = new Set<string>();

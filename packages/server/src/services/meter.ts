@@ -1,5 +1,5 @@
 import { QuotaExceeded } from "../domain/refusals.js";
-import type { KeyGrant, MeterStore } from "../store/store.js";
+import type { MeterStore, Payer } from "../store/store.js";
 import { billingPeriod, floorHour, type Clock } from "../time.js";
 
 /**
@@ -17,7 +17,7 @@ export class Meter {
     private readonly onCharged?: (lookups: number) => void,
   ) {}
 
-  async charge(grant: KeyGrant, lookups: number): Promise<void> {
+  async charge(grant: Payer, lookups: number): Promise<void> {
     const now = this.clock.now();
     const period = this.#period(grant.subscription.period_anchor, now);
     const limit = grant.plan.monthly_lookups;

@@ -3,6 +3,7 @@ import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { InvalidInput } from "../domain/refusals.js";
 import type { CredentialStore, KeyGrant, MeterStore } from "../store/store.js";
 import { addMonths, billingPeriod, floorDay, floorHour, floorMonth, rfc3339, type Clock } from "../time.js";
+import { WEB_PAGE_KEY_ID, WEB_PAGE_USAGE_NAME } from "./web-page-payer.js";
 
 /** The most buckets one read may ask for (41 days by hour, 2.7 years by day): bounds a read's cost and size. */
 const MAX_BUCKETS = 1_000;
@@ -96,7 +97,8 @@ export class UsageReport {
       if (params.group_by === "api_key") {
         let entry = byKey.get(row.key_id);
         if (!entry) {
-          entry = { key_id: row.key_id, name: keyNames.get(row.key_id) ?? null, requests: 0, lookups: 0 };
+          const name = keyNames.get(row.key_id) ?? (row.key_id === WEB_PAGE_KEY_ID ? WEB_PAGE_USAGE_NAME : null);
+          entry = { key_id: row.key_id, name, requests: 0, lookups: 0 };
           byKey.set(row.key_id, entry);
         }
         entry.requests += row.requests;

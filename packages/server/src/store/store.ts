@@ -52,6 +52,12 @@ export interface KeyGrant {
   plan: Plan;
 }
 
+/**
+ * Who a lookup is charged to: an account with its subscription and plan, and the key its usage is counted
+ * under (an API key's id, or the account page's own id for lookups made there with a session).
+ */
+export type Payer = Pick<KeyGrant, "account" | "subscription" | "plan"> & { key: Pick<ApiKeyRow, "id"> };
+
 export interface SessionRow {
   /** SHA-256 of the cookie secret, hex. */
   hash: string;

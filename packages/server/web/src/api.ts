@@ -1,4 +1,4 @@
-import type { AuditPage, CreatedKey, CreateKeyRequest, KeyList, KeyRecord, Problem, Session, Usage } from "@iccid/core";
+import type { AuditPage, BatchResult, CreatedKey, CreateKeyRequest, FieldError, KeyList, KeyRecord, LookupResult, Problem, Session, Usage } from "@iccid/core";
 import { formatRetryAfter } from "./format.js";
 
 /** An answer that was not a success, carrying the server's problem details when it sent them. */
@@ -10,14 +10,19 @@ export class ApiProblem extends Error {
     readonly requestId: string | undefined,
     /** From Retry-After (or the body's retry_after): whole seconds before trying again is worth it. */
     readonly retryAfterSeconds: number | undefined = undefined,
+    /** For invalid input (422): what was wrong with which field. */
+    readonly errors: readonly FieldError[] = [],
   ) {
     super(detail);
     this.name = "ApiProblem";
   }
 
-  /** The session is gone (expired, signed out elsewhere): the page goes back to the sign-in form. */
+  /**
+   * The session is gone (expired, signed out elsewhere): the page goes back to the sign-in form. On the
+   * lookup routes, which take a key too, a request without the cookie is told that no key was sent.
+   */
   get signedOut(): boolean {
-    return this.status === 401 && this.code === "not_authenticated";
+    return this.status === 401 && (this.code === "not_authenticated" || this.code === "missing_api_key");
   }
 }
 
@@ -46,6 +51,7 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<T>
     problem.detail ?? problem.title ?? `The server answered ${response.status}.`,
     problem.request_id ?? response.headers.get("x-request-id") ?? undefined,
     retryAfter(response.headers.get("retry-after"), problem.retry_after),
+    problem.errors ?? [],
   );
 }
 
@@ -74,6 +80,9 @@ export const api = {
   audit: (cursor: string | undefined) => send<AuditPage>("GET", `/api/v1/audit?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
   revokeKey: (id: string) => send<void>("DELETE", `/api/v1/keys/${encodeURIComponent(id)}`),
   usage: () => send<Usage>("GET", "/api/v1/account/usage?granularity=day"),
+  // The lookup routes take the page's session as they take a key: charged and rate-limited the same.
+  lookup: (iccid: string) => send<LookupResult>("POST", "/api/v1/iccid/lookup", { iccid }),
+  batch: (iccids: readonly string[]) => send<BatchResult>("POST", "/api/v1/iccid/batch", { iccids }),
 };
 
 /**

@@ -35,11 +35,15 @@ export function plural(n: number, one: string, many: string): string {
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "always" });
 const clock = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit" });
 
-/** When a retry is worth it: "in 40 seconds", "in 15 minutes (at 5:57 AM)" — rounded up, never "in 0". */
+/**
+ * When a retry is worth it: "in 40 seconds", "in 15 minutes (at 5:57 AM)", "on Dec 26, 2026, 9:36 AM"
+ * past a day (a quota's next period) — rounded up, never "in 0".
+ */
 export function formatRetryAfter(seconds: number, now: number = Date.now()): string {
   const wait = Math.max(1, Math.ceil(seconds));
   if (wait < 60) return relative.format(wait, "second");
   const at = clock.format(new Date(now + wait * 1000));
   if (wait < 3600) return `${relative.format(Math.ceil(wait / 60), "minute")} (at ${at})`;
-  return `${relative.format(Math.ceil(wait / 3600), "hour")} (at ${at})`;
+  if (wait < 86_400) return `${relative.format(Math.ceil(wait / 3600), "hour")} (at ${at})`;
+  return `on ${dateTime.format(new Date(now + wait * 1000))}`;
 }

@@ -3,6 +3,7 @@ import { ActivityPanel } from "./activity.js";
 import { api, ApiProblem } from "./api.js";
 import { announce, byId } from "./dom.js";
 import { KeysPanel } from "./keys.js";
+import { LookupPanel } from "./lookup-panel.js";
 import { SignInView } from "./sign-in.js";
 import { UsagePanel } from "./usage.js";
 
@@ -33,6 +34,8 @@ const signIn = new SignInView((session) => {
 const activity = new ActivityPanel(sessionLost);
 const keys = new KeysPanel(sessionLost, () => void activity.load());
 const usage = new UsagePanel(sessionLost);
+// Lookups made on the page are charged: the usage card follows them.
+const lookup = new LookupPanel(sessionLost, () => void usage.load());
 // The usage card's Refresh also refreshes the keys table ("last used" moves with the same calls) and the
 // Activity list.
 byId("usage-refresh").addEventListener("click", () => {
@@ -46,6 +49,7 @@ function showSignIn(notice?: string, email?: string): void {
   who.hidden = true;
   keys.clear();
   usage.clear();
+  lookup.clear();
   activity.clear();
   signIn.show(notice, email);
 }

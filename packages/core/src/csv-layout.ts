@@ -1,0 +1,109 @@
+import { LOOKUP_ROW_COLUMNS } from "./lookup-row.js";
+import { normalizeIccid } from "./normalize.js";
+
+// Where the ICCIDs are in a CSV of SIMs, and the header of the file of answers made from it: one rule for
+// `iccid batch` and the account page's upload, so the two read the same file the same way and write the
+// same columns.
+
+/** How an input CSV is laid out: whether its first record is a header, and which column holds ICCIDs. */
+export interface CsvLayout {
+  hasHeader: boolean;
+  /** Names of the input columns as written to the output (the header, or column_1…column_N). */
+  columns: string[];
+  iccidIndex: number;
+}
+
+/**
+ * Why a layout could not be decided: the column asked for is past the last one or named nowhere, or no
+ * column could be told to hold the ICCIDs. The message says it without naming how the column was asked for.
+ */
+export class CsvLayoutError extends Error {
+  constructor(
+    readonly reason: "column_out_of_range" | "column_not_found" | "undecided",
+    message: string,
+  ) {
+    super(message);
+    this.name = "CsvLayoutError";
+  }
+}
+
+// Header names that mean "the ICCID column", compared lowercased with everything but letters and digits
+// removed, so "ICCID", "Sim Number" and "sim_iccid" all match.
+const ICCID_COLUMN_NAMES = new Set([
+  "iccid",
+  "iccids",
+  "iccidnumber",
+  "iccidno",
+  "simiccid",
+  "sim",
+  "simid",
+  "simnumber",
+  "simno",
+  "simcard",
+  "simcardnumber",
+  "simserial",
+  "simserialnumber",
+  "icc",
+  "iccnumber",
+]);
+
+const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** A cell that reads as a number rather than a name: a digit then at least 9 more hex digits. */
+function looksLikeIccid(cell: string | undefined): boolean {
+  if (cell === undefined) return false;
+  return /^\d[0-9A-F]{9,}$/.test(normalizeIccid(cell).value);
+}
+
+function numbered(width: number): string[] {
+  return Array.from({ length: width }, (_, i) => `column_${i + 1}`);
+}
+
+function withHeader(first: string[], iccidIndex: number): CsvLayout {
+  return { hasHeader: true, columns: first.map((name, i) => name.trim() || `column_${i + 1}`), iccidIndex };
+}
+
+function withoutHeader(first: string[], iccidIndex: number): CsvLayout {
+  return { hasHeader: false, columns: numbered(first.length), iccidIndex };
+}
+
+const shownCells = (record: string[]) => record.map((c) => JSON.stringify(c)).join(", ");
+
+function fromColumn(column: string, first: string[]): CsvLayout {
+  const byName = first.findIndex((cell) => cell.trim() === column.trim());
+  const byLooseName = byName >= 0 ? byName : first.findIndex((cell) => squash(cell) === squash(column));
+  if (byLooseName >= 0) return withHeader(first, byLooseName);
+  if (/^[1-9]\d*$/.test(column)) {
+    const index = Number(column) - 1;
+    if (index >= first.length) throw new CsvLayoutError("column_out_of_range", `the file has only ${first.length} column(s)`);
+    return looksLikeIccid(first[index]) ? withoutHeader(first, index) : withHeader(first, index);
+  }
+  throw new CsvLayoutError("column_not_found", `no such column in the header (${shownCells(first)}); a 1-based number works too`);
+}
+
+/**
+ * Decides the layout from the first two records. With `column` (a header name, loosely compared, or a
+ * 1-based number) that column holds the ICCIDs. Otherwise a first record holding something that reads as
+ * an ICCID is data; else it is a header, and the ICCID column is the one named like it, the only one, or
+ * the one whose next value reads as an ICCID. Throws CsvLayoutError when it cannot tell.
+ */
+export function detectCsvLayout(first: string[], second: string[] | undefined, column: string | undefined): CsvLayout {
+  if (column !== undefined) return fromColumn(column, first);
+  const named = first.findIndex((cell) => ICCID_COLUMN_NAMES.has(squash(cell)));
+  if (named >= 0) return withHeader(first, named);
+  const dataIndex = first.findIndex((cell) => looksLikeIccid(cell));
+  if (dataIndex >= 0) return withoutHeader(first, dataIndex);
+  if (first.length === 1) return withHeader(first, 0);
+  const nextIndex = second ? second.findIndex((cell) => looksLikeIccid(cell)) : -1;
+  if (nextIndex >= 0) return withHeader(first, nextIndex);
+  throw new CsvLayoutError("undecided", `cannot tell which column holds the ICCIDs (first row: ${shownCells(first)})`);
+}
+
+/**
+ * The header of a file of answers: the input's columns, then the lookup row's. A lookup column whose name
+ * the input already uses (an input "iccid" column is common) gets a `lookup_` prefix, so names stay unique.
+ */
+export function answersHeader(inputColumns: readonly string[]): string[] {
+  const taken = new Set(inputColumns);
+  return [...inputColumns, ...LOOKUP_ROW_COLUMNS.map((name) => (taken.has(name) ? `lookup_${name}` : name))];
+}

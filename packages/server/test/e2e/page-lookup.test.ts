@@ -1,0 +1,299 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { luhnCheckDigit, parseIccid, readCsv } from "@iccid/core";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
+import { call } from "../http.js";
+import { launchChromium, screenshot, watchPage } from "./browser.js";
+
+// The account page's Look up card in Chromium: one number, three pasted, a 20,000-row CSV whose answers
+// file must equal the one the built `iccid batch` writes for the same file, with usage up by exactly the
+// ICCIDs looked up and no main-thread task of 200 ms or more during the upload; and the two refusals
+// (quota, rate limit) that stop an upload. Screenshots at 1280 px (light) and 375 px (dark).
+
+const CLI = fileURLToPath(new URL("../../../cli/dist/bin.js", import.meta.url));
+const run = promisify(execFile);
+
+let server: TestServer;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ plan: { rate_limit: 100_000, monthly_lookups: 10_000_000 } }), launchChromium()]);
+  await server.setPlan("small-quota", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 1_500 });
+  await server.setPlan("slow-rate", { rate_limit: 2, window_seconds: 60, monthly_lookups: 10_000_000 });
+  dir = mkdtempSync(join(tmpdir(), "iccid-page-lookup-"));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const withCheckDigit = (body: string) => body + luhnCheckDigit(body);
+/** The n-th ICCID of a series: distinct for every (series, n), under a few issuers' prefixes. */
+const iccidOf = (series: number, n: number) => withCheckDigit(["89441", "89314", "89014", "89490", "89330"][n % 5]! + String(series).padStart(3, "0") + String(n).padStart(10, "0"));
+
+/**
+ * A CSV as people have them: a BOM, CRLF, a header, quoted cells with commas, quotes and line breaks,
+ * cells a spreadsheet would run as formulas, ragged rows, and rows whose ICCID is blank, not a number, too
+ * short or fails its check; ICCIDs written with spaces and dashes.
+ */
+function messyCsv(series: number, rows: number): string {
+  const lines = ["customer,ICCID,note"];
+  for (let n = 1; n <= rows; n++) {
+    const iccid = iccidOf(series, n);
+    switch (n % 20) {
+      case 1:
+        lines.push(`"Acme, Inc.",${iccid},"said ""hi"""`);
+        break;
+      case 2:
+        lines.push(`Globex,${iccid.replace(/(.{4})/g, "$1 ").trim()},"two\r\nlines"`);
+        break;
+      case 3:
+        lines.push(`Initech,${iccid}`); // short row: no note
+        break;
+      case 4:
+        lines.push(`Umbrella,,blank iccid`);
+        break;
+      case 5:
+        lines.push(`Hooli,not-a-number,=SUM(A1:A2)`);
+        break;
+      case 6:
+        lines.push(`Soylent,12345,-5,extra,cells`);
+        break;
+      case 7:
+        lines.push(`Stark,${iccid.slice(0, -1)}${(Number(iccid.at(-1)) + 1) % 10},@fails its check`);
+        break;
+      case 8:
+        lines.push(`Wayne,${iccid.replace(/(.{5})/g, "$1-").replace(/-$/, "")},dashes`);
+        break;
+      default:
+        lines.push(`Customer ${n},${iccid},ref ${n}`);
+    }
+  }
+  return "\uFEFF" + lines.join("\r\n") + "\r\n";
+}
+
+/** The ICCIDs a CSV from messyCsv has answered: every well-formed cell, distinct. */
+function chargedIccids(csv: string): Set<string> {
+  const set = new Set<string>();
+  for (const record of readCsv(csv).records.slice(1)) {
+    const parsed = parseIccid(record[1] ?? "");
+    if (parsed.ok) set.add(parsed.iccid);
+  }
+  return set;
+}
+
+async function signedIn(account: TestAccount, width: number, colorScheme: "light" | "dark"): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 812 }, locale: "en-US", timezoneId: "UTC", colorScheme, reducedMotion: "reduce", acceptDownloads: true });
+  const page = await context.newPage();
+  const { problems } = watchPage(page, server.url);
+  await page.goto(`${server.url}/account`);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByLabel("Password").press("Enter");
+  await page.getByRole("heading", { name: "Look up" }).waitFor();
+  return { page, problems };
+}
+
+async function quotaUsed(account: TestAccount): Promise<number> {
+  const usage = await call(server.url, "GET", "/api/v1/usage", { key: account.apiKey });
+  expect(usage.status, usage.text).toBe(200);
+  return usage.body.quota.used as number;
+}
+
+/** Uploads a file through the "CSV file" input and waits for the end of the run. */
+async function upload(page: Page, path: string): Promise<void> {
+  await page.getByLabel("CSV file").setInputFiles(path);
+  await page.getByLabel("ICCID column").waitFor();
+  expect(await page.getByLabel("ICCID column").locator("option:checked").textContent()).toBe("Found: ICCID (column 2)");
+  await page.getByRole("button", { name: "Look up file" }).click();
+  await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
+}
+
+async function downloaded(page: Page): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+  return readFileSync(await download.path(), "utf8");
+}
+
+/** Starts recording the longest main-thread task from now on (browser code as text: the tests compile without the DOM's types). */
+async function watchLongTasks(page: Page): Promise<void> {
+  // A browser without long-task entries would measure nothing and pass: make sure this one has them.
+  expect(await page.evaluate('PerformanceObserver.supportedEntryTypes.includes("longtask")')).toBe(true);
+  await page.evaluate(`
+    globalThis.longestTask = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) globalThis.longestTask = Math.max(globalThis.longestTask, entry.duration);
+    }).observe({ type: "longtask" });
+  `);
+}
+
+/** The id and text of the element that has the focus. */
+const focused = (page: Page) => page.evaluate("({ id: document.activeElement?.id, text: document.activeElement?.textContent })") as Promise<{ id?: string; text?: string }>;
+
+describe("Look up on the account page", () => {
+  it("answers one number, three pasted and a 20,000-row file as `iccid batch` does, at 1280 px", async () => {
+    const user = await server.createAccount();
+    const { page, problems } = await signedIn(user, 1280, "light");
+    await page.locator("#lookup").scrollIntoViewIfNeeded();
+    await screenshot(page, "lookup-empty-1280", { viewport: true });
+    const before = await quotaUsed(user);
+
+    // One number, written as printed: a card with the answer in words.
+    const one = iccidOf(900, 0);
+    await page.getByLabel("ICCIDs").fill(one.replace(/(.{4})/g, "$1 "));
+    await page.getByRole("button", { name: "Look up", exact: true }).click();
+    const card = page.locator(".answer-card");
+    await card.waitFor();
+    await expect.poll(() => card.textContent()).toContain("This is a valid ICCID");
+    expect(await card.textContent()).toContain("United Kingdom (GB)");
+    expect(await card.locator("dt").allTextContents()).toEqual(["Country", "Issuer", "Issuer prefix", "Source", "Home network", "Account number", "Length", "As given", "Warnings", "Data"]);
+    await card.evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-answer-1280", { viewport: true });
+
+    // One that fails its check: the digit that would pass.
+    const typo = iccidOf(900, 1).slice(0, -1) + String((Number(iccidOf(900, 1).at(-1)) + 1) % 10);
+    await page.getByLabel("ICCIDs").fill(typo);
+    await page.getByRole("button", { name: "Look up", exact: true }).click();
+    await expect.poll(() => card.textContent()).toContain(`A last digit of ${iccidOf(900, 1).at(-1)} would pass`);
+
+    // Three pasted, one a modem's answer line: counts and a row each.
+    const three = [iccidOf(901, 1), `+CCID: ${iccidOf(901, 2)}`, "hello"];
+    await page.getByLabel("ICCIDs").fill(three.join("\n"));
+    await page.getByRole("button", { name: "Look up", exact: true }).click();
+    await page.locator("#lookup-results").waitFor();
+    expect(await page.locator("#sum-rows").textContent()).toBe("3");
+    expect(await page.locator("#sum-valid").textContent()).toBe("2");
+    expect(await page.locator("#sum-failed").textContent()).toBe("1");
+    expect(await page.locator(".results-table tbody tr").count()).toBe(3);
+
+    // The file.
+    const csv = messyCsv(1, 20_000);
+    const path = join(dir, "sims-20000.csv");
+    writeFileSync(path, csv);
+    await watchLongTasks(page);
+    await upload(page, path);
+    const longest = (await page.evaluate("globalThis.longestTask")) as number;
+    expect(longest, "the longest main-thread task during the upload, in ms").toBeLessThan(200);
+    console.log(`longest main-thread task during the 20,000-row upload: ${Math.round(longest)} ms`);
+    expect(await page.locator("#sum-rows").textContent()).toBe("20,000");
+    expect(await page.locator("#upload-stop").count()).toBe(0);
+    await page.getByLabel("Show only failed rows").check();
+    const shown = await page.locator(".results-table tbody tr:visible").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-outcome")));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown).not.toContain("valid");
+    await page.getByLabel("Show only failed rows").uncheck();
+    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-upload-1280", { viewport: true });
+    const answers = await downloaded(page);
+
+    // Usage: up by the ICCIDs looked up (all distinct here), before the CLI's run below adds its own.
+    const expected = 2 + 2 + chargedIccids(csv).size;
+    expect(await quotaUsed(user)).toBe(before + expected);
+    const byKey = (await call(server.url, "GET", "/api/v1/usage?group_by=api_key", { key: user.apiKey })).body.by_key;
+    expect(byKey).toEqual([expect.objectContaining({ key_id: "web_page", name: "Web page", lookups: expected })]);
+
+    // The same file through the built `iccid batch`: the same file of answers, row for row.
+    const out = join(dir, "cli-20000.csv");
+    await run(process.execPath, [CLI, "batch", path, "--out", out, "--quiet"], {
+      env: { PATH: process.env.PATH, HOME: dir, ICCID_CONFIG_DIR: join(dir, "config"), ICCID_BASE_URL: server.url, ICCID_API_KEY: user.apiKey },
+    }).catch((error: { code?: number }) => {
+      if (error.code !== 3) throw error; // 3: some rows were malformed, as they are here
+    });
+    const cliRows = readFileSync(out, "utf8").split("\n");
+    const pageRows = answers.split("\n");
+    expect(pageRows.length).toBe(cliRows.length);
+    for (let i = 0; i < cliRows.length; i++) if (pageRows[i] !== cliRows[i]) expect(pageRows[i], `row ${i}`).toBe(cliRows[i]);
+    expect(answers).toContain(",'=SUM(A1:A2),"); // the formula guard
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("stops on the quota with what it has, saying why and when it may go on, at 1280 px", async () => {
+    const user = await server.createAccount({ plan: "small-quota" });
+    const { page, problems } = await signedIn(user, 1280, "light");
+    const path = join(dir, "sims-3000.csv");
+    writeFileSync(path, messyCsv(2, 3_000));
+    await upload(page, path);
+    const stop = page.locator("#upload-stop");
+    expect(await stop.textContent()).toMatch(/^Stopped: this period's lookups are used up\. .* Try the rest again on \w{3} \d+, \d{4}, .*\. The rows answered/);
+    expect(await page.locator("#sum-rows").textContent()).toBe("1,000");
+    expect(readCsv(await downloaded(page)).records.length).toBe(1 + 1_000); // the header, the answered rows
+    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-refusal-1280", { viewport: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("works by keyboard alone at 375 px in the dark, and stops on the rate limit", async () => {
+    const user = await server.createAccount({ plan: "slow-rate" });
+    const { page, problems } = await signedIn(user, 375, "dark");
+    await page.locator("#lookup").scrollIntoViewIfNeeded();
+    await screenshot(page, "lookup-empty-375", { viewport: true });
+
+    // Keyboard only: Tab from the top to the box, type, Tab to the button, Enter.
+    await page.locator("#account-title").focus();
+    for (let i = 0; i < 10 && (await focused(page)).id !== "lookup-iccids"; i++) await page.keyboard.press("Tab");
+    expect((await focused(page)).id).toBe("lookup-iccids");
+    await page.keyboard.type(iccidOf(902, 0));
+    await page.keyboard.press("Tab");
+    expect((await focused(page)).text).toBe("Look up");
+    await page.keyboard.press("Enter");
+    await page.locator(".answer-card").waitFor();
+    await page.locator(".answer-card").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-answer-375", { viewport: true });
+
+    // A file of 2,000 rows: the first chunk takes the second of the plan's two requests a minute, the next is refused.
+    const path = join(dir, "sims-2000.csv");
+    writeFileSync(path, messyCsv(3, 2_000));
+    await page.getByLabel("CSV file").setInputFiles(path);
+    await page.getByRole("button", { name: "Look up file" }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#upload-stop").textContent()).toMatch(/^Stopped: too many requests at once\. .* Try the rest again in (\d+ seconds|1 minute \(at .*\))\./);
+    await expect.poll(async () => (await focused(page)).text).toBe("Download CSV");
+    expect(await page.locator("#sum-rows").textContent()).toBe("1,000");
+    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-refusal-375", { viewport: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("Cancel stops after the chunk asked for, keeping every row answered, in order", async () => {
+    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
+    const path = join(dir, "sims-30000.csv");
+    writeFileSync(path, messyCsv(5, 30_000));
+    await page.getByLabel("CSV file").setInputFiles(path);
+    await page.getByRole("button", { name: "Look up file" }).click();
+    await expect.poll(() => page.locator("#upload-bar-label").textContent()).toMatch(/^Looked up [\d,]+ rows…$/);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
+    expect(await page.locator("#upload-stop").textContent()).toMatch(/^Cancelled/);
+    const rows = Number((await page.locator("#sum-rows").textContent())!.replace(/,/g, ""));
+    expect(rows % 1_000).toBe(0);
+    expect(rows).toBeGreaterThanOrEqual(1_000);
+    expect(rows).toBeLessThan(30_000);
+    const records = readCsv(await downloaded(page)).records;
+    expect(records.length).toBe(1 + rows);
+    expect(records.slice(1).map((r) => r[0])).toEqual(readCsv(readFileSync(path, "utf8")).records.slice(1, 1 + rows).map((r) => r[0]));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("shows a finished upload at 375 px", async () => {
+    const { page, problems } = await signedIn(await server.createAccount(), 375, "light");
+    const path = join(dir, "sims-1500.csv");
+    writeFileSync(path, messyCsv(4, 1_500));
+    await upload(page, path);
+    expect(await page.locator("#sum-rows").textContent()).toBe("1,500");
+    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-upload-375", { viewport: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
