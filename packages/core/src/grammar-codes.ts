@@ -14,6 +14,13 @@ export const ICCID_WARNING_CODES = [
 ] as const;
 export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
 
+/**
+ * Every warning code a lookup's answer may carry: the grammar's, then the decoder's (`ambiguous_numbering`:
+ * the digits read as two countries' numbering, and the warning names both candidates).
+ */
+export const LOOKUP_WARNING_CODES = [...ICCID_WARNING_CODES, "ambiguous_numbering"] as const;
+export type LookupWarningCode = (typeof LOOKUP_WARNING_CODES)[number];
+
 export const ICCID_MIN_LENGTH = 18;
 export const ICCID_MAX_LENGTH = 22;
 /** The telecom major industry identifier every ICCID starts with. */

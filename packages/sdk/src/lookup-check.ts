@@ -1,4 +1,4 @@
-import { ICCID_WARNING_CODES, ISSUER_CONFIDENCES, ISSUER_ORIGINS, ISSUER_SOURCES, LookupResult } from "@iccid/core";
+import { LOOKUP_WARNING_CODES, ISSUER_CONFIDENCES, ISSUER_ORIGINS, ISSUER_SOURCES, LookupResult } from "@iccid/core";
 import { checkedFirst } from "./fast-schema.js";
 
 // A lookup answer (`LookupResult`, alone or as a batch item) checked with plain comparisons, mirroring
@@ -8,7 +8,7 @@ import { checkedFirst } from "./fast-schema.js";
 
 type Obj = Record<string, unknown>;
 
-const WARNING_CODES: ReadonlySet<unknown> = new Set(ICCID_WARNING_CODES);
+const WARNING_CODES: ReadonlySet<unknown> = new Set(LOOKUP_WARNING_CODES);
 const ORIGINS: ReadonlySet<unknown> = new Set(ISSUER_ORIGINS);
 const SOURCES: ReadonlySet<unknown> = new Set(ISSUER_SOURCES);
 const CONFIDENCES: ReadonlySet<unknown> = new Set(ISSUER_CONFIDENCES);
@@ -18,6 +18,10 @@ export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
 const isDigitOrAbsent = (v: unknown): boolean => v === undefined || (typeof v === "string" && v.length === 1);
 
+function isCountry(country: unknown): boolean {
+  return isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string";
+}
+
 function isIssuer(issuer: unknown): boolean {
   return (
     isObject(issuer) &&
@@ -26,7 +30,8 @@ function isIssuer(issuer: unknown): boolean {
     SOURCES.has(issuer.source) &&
     (issuer.registered_name === undefined || typeof issuer.registered_name === "string") &&
     ORIGINS.has(issuer.origin) &&
-    CONFIDENCES.has(issuer.confidence)
+    CONFIDENCES.has(issuer.confidence) &&
+    (issuer.country === null || isCountry(issuer.country))
   );
 }
 
@@ -41,6 +46,16 @@ function isWarnings(v: unknown): boolean {
   for (let i = 0; i < v.length; i++) {
     const w: unknown = v[i];
     if (!isObject(w) || !WARNING_CODES.has(w.code) || typeof w.message !== "string") return false;
+    if (w.candidates !== undefined && !isCandidates(w.candidates)) return false;
+  }
+  return true;
+}
+
+/** An ambiguous reading's candidates: each a country, an issuer or null, and a home network or null. */
+function isCandidates(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const c of v as unknown[]) {
+    if (!isObject(c) || !isCountry(c.country) || !(c.issuer === null || isIssuer(c.issuer)) || !isHomeNetwork(c.home_network)) return false;
   }
   return true;
 }
@@ -66,7 +81,7 @@ export function isLookupResult(r: unknown): r is LookupResult {
     r.check_digit.length === 1 &&
     typeof r.mii === "string" &&
     isStringOrNull(r.calling_code) &&
-    (country === null || (isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string")) &&
+    (country === null || isCountry(country)) &&
     (issuer === null || isIssuer(issuer)) &&
     isHomeNetwork(r.home_network) &&
     isStringOrNull(r.account_number) &&

@@ -1,10 +1,9 @@
 import type { z } from "zod";
-import type { IccidWarning } from "../parse.js";
 import type * as Wire from "../types/index.js";
 import type { AuditActor, AuditEvent, AuditPage, AuditQuery } from "./audit.js";
 import type { BatchItem, BatchItemError, BatchRequest, BatchResult, BatchSummary } from "./batch.js";
 import type { CreatedKey, CreateKeyRequest, KeyList, KeyRecord, KeyScope, RollKeyRequest } from "./keys.js";
-import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult } from "./lookup.js";
+import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult, NumberingCandidate } from "./lookup.js";
 import type { FieldError, Problem } from "./problem.js";
 import type { LoginRequest, Session } from "./session.js";
 import type { Subscription, Usage, UsageBucket, UsageByKey, UsageQuery } from "./usage.js";
@@ -20,7 +19,8 @@ type Holds<T extends true[]> = T;
 export type SchemasMatchTheirInterfaces = Holds<
   [
     Agrees<typeof LookupRequest, Wire.LookupRequest>,
-    Agrees<typeof IccidWarningSchema, IccidWarning>,
+    Agrees<typeof IccidWarningSchema, Wire.LookupWarning>,
+    Agrees<typeof NumberingCandidate, Wire.NumberingCandidate>,
     Agrees<typeof Country, Wire.Country>,
     Agrees<typeof Issuer, Wire.Issuer>,
     Agrees<typeof HomeNetwork, Wire.HomeNetwork>,

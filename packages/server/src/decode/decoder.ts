@@ -1,11 +1,17 @@
 import { createHash } from "node:crypto";
-import { parseIccid, type Country, type LookupResult, type RejectedIccid } from "@iccid/core";
+import { parseIccid, type Country, type LookupResult, type LookupWarning, type RejectedIccid } from "@iccid/core";
 import { callingCodeTable, type CallingCodeTable } from "./calling-codes.js";
 import { countryObject, issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
-import { PrefixIndex } from "./prefix-index.js";
+import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { defaultRegistry, type Registry } from "./registry/registry.js";
 import type { RegistryEntry } from "./registry/entry.js";
+import { isUsMccReading, UsMccReadings } from "./us-mcc-readings.js";
 import type { CustomPrefix } from "../store/store.js";
+
+/** Digits whose national numbering decides the country, whatever issuer follows (Russia's 89 7 01). */
+interface NumberingCountry extends Prefixed {
+  country: Country;
+}
 
 export type DecodeOutcome = { ok: true; result: LookupResult } | RejectedIccid;
 
@@ -36,13 +42,19 @@ export class IccidDecoder {
   readonly dataVersion: string;
   readonly #codes: CallingCodeTable;
   readonly #index: PrefixIndex<IssuerAnswer>;
+  readonly #numberingCountries: PrefixIndex<NumberingCountry>;
+  readonly #usMcc: UsMccReadings;
   /** Countries of calling codes that name exactly one country; shared codes (1, 7, 44, …) are absent. */
   readonly #codeCountries = new Map<string, Country>();
 
   constructor(customPrefixes: readonly CustomPrefix[] = [], registry: Registry = defaultRegistry()) {
     this.#codes = callingCodeTable();
-    const entries = [...registry.entries, ...customPrefixes.map(customEntry)];
+    const entries = [...registry.entries.filter((entry) => !isUsMccReading(entry)), ...customPrefixes.map(customEntry)];
     this.#index = new PrefixIndex(entries.map((entry) => issuerAnswer(entry, this.#codes)));
+    this.#usMcc = new UsMccReadings(registry.entries.filter(isUsMccReading), this.#codes);
+    this.#numberingCountries = new PrefixIndex(
+      registry.countryPrefixes.map((c) => ({ prefix: c.prefix, custom: false, country: countryObject(c.iso2) })),
+    );
     this.dataVersion = customPrefixes.length
       ? `${registry.edition}+custom.${customPrefixes.length}.${fingerprint(customPrefixes)}`
       : registry.edition;
@@ -57,7 +69,15 @@ export class IccidDecoder {
     const parsed = parseIccid(input);
     if (!parsed.ok) return parsed;
     const { iccid } = parsed;
-    const answer = this.#index.longestMatch(iccid);
+    let answer = this.#index.longestMatch(iccid);
+    let warnings: LookupWarning[] = parsed.warnings;
+    if (this.#usMcc.applies(iccid)) {
+      const weighed = this.#usMcc.weigh(iccid, answer);
+      if (weighed) {
+        answer = weighed.answer;
+        if (weighed.warning) warnings = [...warnings, weighed.warning];
+      }
+    }
     const code = answer?.callingCode ?? this.#codes.ofIccid(iccid);
     return {
       ok: true,
@@ -70,11 +90,11 @@ export class IccidDecoder {
         check_digit: parsed.check_digit,
         mii: parsed.mii,
         calling_code: code,
-        country: answer?.country ?? this.#codeCountry(code),
+        country: answer ? answer.country ?? this.#codeCountry(code) : (this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codeCountry(code)),
         issuer: answer ? answer.issuer : null,
         home_network: answer ? answer.homeNetwork : null,
         account_number: answer ? iccid.slice(answer.prefix.length, -1) : null,
-        warnings: parsed.warnings,
+        warnings,
         data_version: this.dataVersion,
       },
     };

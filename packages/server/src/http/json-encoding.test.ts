@@ -36,12 +36,21 @@ const issuer = fc.record(
     registered_name: text,
     origin: fc.constantFrom("itu-e118" as const, "numbering-rule" as const, "curated" as const, "custom" as const),
     confidence: fc.constantFrom("registered" as const, "inferred" as const),
+    country: fc.option(fc.oneof(country, country.map((c) => Object.freeze(c))), { nil: null }),
   },
-  { requiredKeys: ["prefix", "name", "source", "origin", "confidence"] },
+  { requiredKeys: ["prefix", "name", "source", "origin", "confidence", "country"] },
 );
 const digit = fc.constantFrom("0", "7");
 const homeNetwork = fc.record({ mcc: fc.constantFrom("310", "234"), mnc: fc.constantFrom("410", "15") });
-const warning = fc.record({ code: fc.constantFrom("padding_stripped" as const, "hex_digits" as const), message: text });
+const candidate = fc.record({ country, issuer: fc.option(issuer, { nil: null }), home_network: fc.option(homeNetwork, { nil: null }) });
+const warning = fc.record(
+  {
+    code: fc.constantFrom("padding_stripped" as const, "hex_digits" as const, "ambiguous_numbering" as const),
+    message: text,
+    candidates: fc.array(fc.oneof(candidate, candidate.map((c) => Object.freeze(c))), { maxLength: 2 }),
+  },
+  { requiredKeys: ["code", "message"] },
+);
 const result = fc.record({
   iccid: text,
   input: text,
