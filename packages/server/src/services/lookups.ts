@@ -3,6 +3,7 @@ import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput } from "../domain/refusals.js";
 import type { KeyGrant } from "../store/store.js";
 import type { Meter } from "./meter.js";
+import type { UnknownPrefixes } from "./unknown-prefixes.js";
 
 /** A batch's items are done: its summary, and its charge under way. */
 export interface ChargedBatch {
@@ -15,6 +16,7 @@ export class Lookups {
   constructor(
     private readonly decoders: DecoderSource,
     private readonly meter: Meter,
+    private readonly unknown?: UnknownPrefixes,
   ) {}
 
   async lookup(grant: KeyGrant, iccid: string): Promise<LookupResult> {
@@ -23,6 +25,7 @@ export class Lookups {
       throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }]);
     }
     await this.meter.charge(grant, 1);
+    if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
     return outcome.result;
   }
 
@@ -46,6 +49,7 @@ export class Lookups {
         ok++;
         if (outcome.result.valid) valid++;
         answered.add(outcome.result.iccid);
+        if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
         yield { index, ok: true, result: outcome.result };
       } else {
         failedInputs.add(input);
