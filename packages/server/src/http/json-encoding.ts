@@ -57,31 +57,46 @@ function isNested(member: JsonSchema): boolean {
 /**
  * An object with nested members, written member by member in schema order: each scalar member by
  * fast-json-stringify compiled for that member's schema, each nested member by its own encoder,
- * so that a shared frozen object inside is written once for all the results that hold it. An object with
- * a member absent or undeclared is written by JSON.stringify.
+ * so that a shared frozen object inside is written once for all the results that hold it. An absent
+ * (undefined) member is left out, as JSON.stringify leaves it out; an object with an undeclared member is
+ * written by JSON.stringify. A frozen object whose members are all frozen too (the decoder's shared issuer
+ * with its country) is written once and its JSON reused (shared-json.ts).
  */
 function composed(schema: JsonSchema): Encode {
   const members = schema.properties ?? {};
   const keys = Object.keys(members);
   const declared = new Set(keys);
   const extra = schema.definitions ? { definitions: schema.definitions } : {};
-  const parts = keys.map((key, i): Encode => {
-    const name = (i ? "," : "") + JSON.stringify(key) + ":";
+  const parts = keys.map((key): Encode => {
+    const name = JSON.stringify(key) + ":";
     const schema = { ...members[key]!, ...extra };
     const encode = isNested(schema) ? member(schema) : fastJson(schema as Parameters<typeof fastJson>[0]);
-    return (value) => name + encode((value as Record<string, unknown>)[key]);
+    return (value) => name + encode(value);
   });
-  return (value) => {
+  const encode: Encode = (value) => {
     if (!isObject(value) || !onlyDeclared(value, declared)) return JSON.stringify(value);
-    for (let i = 0; i < keys.length; i++) if (value[keys[i]!] === undefined) return JSON.stringify(value);
     try {
       let json = "{";
-      for (let i = 0; i < parts.length; i++) json += parts[i]!(value);
+      let first = true;
+      for (let i = 0; i < parts.length; i++) {
+        const v = value[keys[i]!];
+        if (v === undefined) continue;
+        json += (first ? "" : ",") + parts[i]!(v);
+        first = false;
+      }
       return json + "}";
     } catch {
       return JSON.stringify(value);
     }
   };
+  return sharedOnce(encode, deeplyFrozen);
+}
+
+/** Whether an object and everything in it is frozen, so that its JSON can never change. */
+function deeplyFrozen(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  for (const member of Object.values(value)) if (typeof member === "object" && member !== null && !deeplyFrozen(member)) return false;
+  return true;
 }
 
 /** A nested member's encoder: a nullable one (`anyOf` of a schema and null), an array, or any other schema. */

@@ -46,7 +46,8 @@ export class UnknownPrefixes {
 
   /** Writes what was counted since the last flush; one flush at a time. */
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(async () => {
+    // After the one before, whether it failed or not (its counts are back in #pending if it failed).
+    this.#flushing = this.#flushing.catch(() => undefined).then(async () => {
       if (this.#pending.size === 0) return;
       const counts = this.#pending;
       this.#pending = new Map();
