@@ -36,7 +36,10 @@ function customEntry(c: CustomPrefix): RegistryEntry {
 
 /**
  * Reads an ICCID: the core's grammar, then issuer, country and calling code from the issuer registry and
- * the operator's own prefixes, indexed once at construction. A decode is a parse plus a few Map probes.
+ * the operator's own prefixes, indexed once at construction. The country is the numbering's: the issuer
+ * entry's, else a national numbering prefix's, else a calling code's of one country; digits that also read
+ * as 89 + a US MCC are weighed against their Dutch reading (us-mcc-readings.ts). A decode is a parse plus
+ * a few Map probes.
  */
 export class IccidDecoder {
   readonly dataVersion: string;
@@ -90,7 +93,7 @@ export class IccidDecoder {
         check_digit: parsed.check_digit,
         mii: parsed.mii,
         calling_code: code,
-        country: answer ? answer.country ?? this.#codeCountry(code) : (this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codeCountry(code)),
+        country: answer?.country ?? this.#numberingCountry(iccid, code),
         issuer: answer ? answer.issuer : null,
         home_network: answer ? answer.homeNetwork : null,
         account_number: answer ? iccid.slice(answer.prefix.length, -1) : null,
@@ -98,6 +101,11 @@ export class IccidDecoder {
         data_version: this.dataVersion,
       },
     };
+  }
+
+  /** The country the digits' numbering names without an issuer: a national prefix (Russia's 89 7 01), else a calling code of one country. */
+  #numberingCountry(iccid: string, code: string | null): Country | null {
+    return this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codeCountry(code);
   }
 
   /** The country a calling code names on its own: only a code of exactly one country names one. */
