@@ -46,13 +46,13 @@ describe("iccid batch on a messy CSV", () => {
     expect(run.code).toBe(3); // one malformed row
     const rows = csv(run.stdout);
     expect(rows[0]).toEqual(["customer", "ICCID", "note", "iccid", "valid", "luhn", "length", "calling_code", "country_iso2", "country", "issuer_prefix", "issuer", "issuer_source", "account_number", "warnings", "error_code", "error",
-      "issuer_registered_name", "issuer_origin", "issuer_confidence", "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit"]);
+      "issuer_registered_name", "issuer_origin", "issuer_confidence", "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit", "issuer_country_iso2"]);
     expect(rows).toHaveLength(6);
-    expect(rows.map((r) => r.length)).toEqual(Array(6).fill(24));
+    expect(rows.map((r) => r.length)).toEqual(Array(6).fill(25));
     expect(rows[1]!.slice(0, 5)).toEqual(["Acme, Inc.", "89441000000000000018", 'said "hi"', "89441000000000000018", "true"]);
     expect(rows[2]!.slice(0, 5)).toEqual(["Globex", "8944 1000 0000 0000 0018", "two\r\nlines", "89441000000000000018", "true"]);
     expect(rows[3]!.slice(0, 6)).toEqual(["Initech", "89441000000000000019", "", "89441000000000000019", "false", "invalid"]);
-    expect(rows[3]!.slice(-2)).toEqual(["8", "0"]); // the check digit that would pass, or the one to append
+    expect(rows[3]!.slice(-3)).toEqual(["8", "0", "GB"]); // the check digit that would pass, or the one to append; the issuer's country
     expect(rows[4]!.slice(0, 3)).toEqual(["Hooli", "12345", "malformed"]);
     expect(rows[4]![rows[0]!.indexOf("error_code")]).toBe("invalid_mii");
     // Formula injection: the cells come back with a leading apostrophe.

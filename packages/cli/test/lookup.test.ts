@@ -1,9 +1,11 @@
 import { startTestServer, type TestServer } from "@iccid/server/testing";
+import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasAnsi, iccid, iccidOnTty, plain, serverEnv } from "./harness.js";
 
 const UK = "89441000000000000018";
 const UK_BAD_CHECK = "89441000000000000019";
+const withCheck = (body: string) => body + luhnCheckDigit(body);
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -76,5 +78,27 @@ describe("iccid lookup on a terminal", () => {
   it("an empty NO_COLOR does not count", async () => {
     const run = await iccidOnTty(["lookup", UK], { env: { ...env, NO_COLOR: "" } });
     expect(hasAnsi(run.stdout)).toBe(true);
+  });
+});
+
+describe("iccid lookup, the numbering's country", () => {
+  const ONE_NCE = "89882806660004909182";
+  const AT_T_OR_BLYK = withCheck("893103801234567890");
+
+  it("shows no country under an international code and the issuer's own beside it, and both readings of ambiguous digits", async () => {
+    const run = await iccidOnTty(["lookup", ONE_NCE, AT_T_OR_BLYK], { env: { ...env, NO_COLOR: "1", COLUMNS: "240" } });
+    expect(run.code).toBe(0);
+    const text = run.stdout.replace(/\s*│\s*/g, " | ");
+    expect(text).toContain("+882, issuer in Germany (DE)");
+    expect(text).toContain("United States (US, +1)");
+    expect(text).toContain("ambiguous_numbering: US AT&T or NL Blyk N.V.");
+  });
+
+  it("--json carries issuer.country and the warning's candidates; piped rows end with the issuer's country", async () => {
+    const json = JSON.parse((await iccid(["lookup", ONE_NCE, AT_T_OR_BLYK, "--json"], { env })).stdout);
+    expect(json[0]).toMatchObject({ country: null, issuer: { name: "1NCE", country: { iso2: "DE", name: "Germany" } } });
+    expect(json[1].warnings[0].candidates.map((c: { country: { iso2: string } }) => c.country.iso2)).toEqual(["US", "NL"]);
+    const lines = (await iccid(["lookup", ONE_NCE], { env })).stdout.trimEnd().split("\t");
+    expect(lines.at(-1)).toBe("DE");
   });
 });

@@ -14,8 +14,12 @@ export const ICCID_WARNING_CODES = [
 ] as const;
 export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
 
-/** A lookup's warnings: the grammar's, and the one about the IMSI sent with the ICCID. */
-export const LOOKUP_WARNING_CODES = [...ICCID_WARNING_CODES, "imsi_country_mismatch"] as const;
+/**
+ * Every warning code a lookup's answer may carry: the grammar's, then the decoder's (`ambiguous_numbering`:
+ * the digits read as two countries' numbering, and the warning names both candidates), then the one about
+ * the IMSI sent with the ICCID (`imsi_country_mismatch`).
+ */
+export const LOOKUP_WARNING_CODES = [...ICCID_WARNING_CODES, "ambiguous_numbering", "imsi_country_mismatch"] as const;
 export type LookupWarningCode = (typeof LOOKUP_WARNING_CODES)[number];
 
 export const ICCID_MIN_LENGTH = 18;

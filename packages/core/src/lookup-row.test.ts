@@ -15,7 +15,7 @@ const result: LookupResult = {
   mii: "89",
   calling_code: "1",
   country: { iso2: "US", name: "United States" },
-  issuer: { prefix: "8901410", name: "AT&T", source: "custom", registered_name: "=AT&T Mobility, LLC", origin: "numbering-rule", confidence: "inferred" },
+  issuer: { prefix: "8901410", name: "AT&T", source: "custom", registered_name: "=AT&T Mobility, LLC", origin: "numbering-rule", confidence: "inferred", country: { iso2: "US", name: "United States" } },
   home_network: { mcc: "310", mnc: "410" },
   account_number: "000000000000",
   warnings: [{ code: "hex_digits", message: "m" }, { code: "non_standard_length", message: "m" }],
@@ -27,7 +27,7 @@ describe("the lookup row", () => {
     expect(LOOKUP_ROW_COLUMNS).toEqual([
       "iccid", "valid", "luhn", "length", "calling_code", "country_iso2", "country", "issuer_prefix", "issuer", "issuer_source",
       "account_number", "warnings", "error_code", "error", "issuer_registered_name", "issuer_origin", "issuer_confidence",
-      "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit",
+      "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit", "issuer_country_iso2",
     ]);
   });
 
@@ -35,7 +35,7 @@ describe("the lookup row", () => {
     expect(resultCells({ ok: true, result })).toEqual([
       "89014100000000000004", "false", "invalid", "20", "1", "US", "United States", "8901410", "AT&T", "custom",
       "000000000000", "hex_digits;non_standard_length", "", "", "=AT&T Mobility, LLC", "numbering-rule", "inferred",
-      "310", "410", "7", "",
+      "310", "410", "7", "", "US",
     ]);
     const failed = resultCells({ input: "12", ok: false, error: { code: "invalid_mii", message: "starts with 12" } });
     expect(failed.filter((cell) => cell !== "")).toEqual(["invalid_mii", "starts with 12"]);
@@ -44,7 +44,7 @@ describe("the lookup row", () => {
 
   it("leaves the columns of absent parts empty", () => {
     const bare = { ...result, calling_code: null, country: null, issuer: null, home_network: null, account_number: null, warnings: [] };
-    expect(csvLine(resultCells({ ok: true, result: bare }))).toBe("89014100000000000004,false,invalid,20,,,,,,,,,,,,,,,,7,\n");
+    expect(csvLine(resultCells({ ok: true, result: bare }))).toBe("89014100000000000004,false,invalid,20,,,,,,,,,,,,,,,,7,,\n");
   });
 
   it("encodes as CSV what its cells are, quoted and neutralised where they need it", () => {

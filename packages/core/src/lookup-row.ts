@@ -65,6 +65,7 @@ export const LOOKUP_ROW: readonly OutcomeColumn[] = [
   resultColumn("home_mnc", (r) => r.home_network?.mnc ?? ""),
   resultColumn("expected_check_digit", (r) => r.checks.expected_check_digit ?? ""),
   resultColumn("missing_check_digit", (r) => r.checks.missing_check_digit ?? ""),
+  resultColumn("issuer_country_iso2", (r) => r.issuer?.country?.iso2 ?? ""),
 ];
 
 /** The names of LOOKUP_ROW's columns, in order: a CSV header. */

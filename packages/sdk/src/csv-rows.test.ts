@@ -14,7 +14,7 @@ const failed = (index: number, input: string): BatchItem => ({ index, ok: false,
 const ITEMS: BatchItem[] = [
   { index: 0, ok: true, result: result() },
   { index: 1, ok: true, result: result({ valid: false, checks: { format: true, luhn: "invalid", expected_check_digit: "7" } }) },
-  { index: 2, ok: true, result: result({ issuer: { prefix: "8944", name: 'Ümlaut, "Quoted"\nCo', source: "custom", origin: "custom", confidence: "registered" } }) },
+  { index: 2, ok: true, result: result({ issuer: { prefix: "8944", name: 'Ümlaut, "Quoted"\nCo', source: "custom", origin: "custom", confidence: "registered", country: null } }) },
   failed(3, "=12,AB"),
   { index: 4, ok: true, result: result({ valid: false, checks: { format: true, luhn: "not_applicable" } }) },
 ];

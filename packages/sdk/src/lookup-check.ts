@@ -18,6 +18,12 @@ export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
 const isDigitOrAbsent = (v: unknown): boolean => v === undefined || (typeof v === "string" && v.length === 1);
 
+function isCountry(country: unknown): boolean {
+  return isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string";
+}
+
+const isCountryOrNull = (country: unknown): boolean => country === null || isCountry(country);
+
 function isIssuer(issuer: unknown): boolean {
   return (
     isObject(issuer) &&
@@ -26,7 +32,8 @@ function isIssuer(issuer: unknown): boolean {
     SOURCES.has(issuer.source) &&
     (issuer.registered_name === undefined || typeof issuer.registered_name === "string") &&
     ORIGINS.has(issuer.origin) &&
-    CONFIDENCES.has(issuer.confidence)
+    CONFIDENCES.has(issuer.confidence) &&
+    isCountryOrNull(issuer.country)
   );
 }
 
@@ -36,9 +43,6 @@ function isHomeNetwork(home: unknown): boolean {
   return home.mcc.length === 3 && home.mnc.length >= 2 && home.mnc.length <= 3;
 }
 
-const isCountry = (c: unknown): boolean =>
-  c === null || (isObject(c) && typeof c.iso2 === "string" && c.iso2.length === 2 && typeof c.name === "string");
-
 /** The `imsi` member: absent when no IMSI was sent, else the IMSI's answer. */
 function isImsiAnswer(a: unknown): boolean {
   if (a === undefined) return true;
@@ -46,7 +50,7 @@ function isImsiAnswer(a: unknown): boolean {
   const { mnc, network, mvno } = a;
   return (
     (mnc === null || (typeof mnc === "string" && mnc.length >= 2 && mnc.length <= 3)) &&
-    isCountry(a.country) &&
+    isCountryOrNull(a.country) &&
     (network === null || (isObject(network) && typeof network.name === "string" && isStringOrNull(network.operator))) &&
     (mvno === null || (isObject(mvno) && typeof mvno.name === "string" && typeof mvno.imsi_prefix === "string"))
   );
@@ -57,6 +61,16 @@ function isWarnings(v: unknown): boolean {
   for (let i = 0; i < v.length; i++) {
     const w: unknown = v[i];
     if (!isObject(w) || !WARNING_CODES.has(w.code) || typeof w.message !== "string") return false;
+    if (w.candidates !== undefined && !isCandidates(w.candidates)) return false;
+  }
+  return true;
+}
+
+/** An ambiguous reading's candidates: each a country, an issuer or null, and a home network or null. */
+function isCandidates(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const c of v as unknown[]) {
+    if (!isObject(c) || !isCountry(c.country) || !(c.issuer === null || isIssuer(c.issuer)) || !isHomeNetwork(c.home_network)) return false;
   }
   return true;
 }
@@ -82,7 +96,7 @@ export function isLookupResult(r: unknown): r is LookupResult {
     r.check_digit.length === 1 &&
     typeof r.mii === "string" &&
     isStringOrNull(r.calling_code) &&
-    isCountry(country) &&
+    isCountryOrNull(country) &&
     (issuer === null || isIssuer(issuer)) &&
     isHomeNetwork(r.home_network) &&
     isStringOrNull(r.account_number) &&

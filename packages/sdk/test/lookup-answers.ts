@@ -9,10 +9,21 @@ export const full = () => ({
   mii: "89",
   calling_code: "44",
   country: { iso2: "GB", name: "United Kingdom" },
-  issuer: { prefix: "894410", name: "Vodafone", source: "itu-e118", registered_name: "Vodafone plc", origin: "curated", confidence: "inferred" },
+  issuer: { prefix: "894410", name: "Vodafone", source: "itu-e118", registered_name: "Vodafone plc", origin: "curated", confidence: "inferred", country: { iso2: "GB", name: "United Kingdom" } },
   home_network: { mcc: "234", mnc: "15" },
   account_number: "0000000000001",
-  warnings: [{ code: "non_standard_length", message: "unusual" }, { code: "imsi_country_mismatch", message: "DE, not GB" }],
+  warnings: [
+    { code: "non_standard_length", message: "unusual" },
+    {
+      code: "ambiguous_numbering",
+      message: "two readings",
+      candidates: [
+        { country: { iso2: "US", name: "United States" }, issuer: { prefix: "8931038", name: "AT&T", source: "itu-e118", origin: "curated", confidence: "inferred", country: null }, home_network: { mcc: "310", mnc: "380" } },
+        { country: { iso2: "NL", name: "Netherlands" }, issuer: null, home_network: null },
+      ],
+    },
+    { code: "imsi_country_mismatch", message: "DE, not GB" },
+  ],
   data_version: "v1",
   imsi: {
     imsi: "262075201234567",

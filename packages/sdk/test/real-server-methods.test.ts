@@ -1,4 +1,4 @@
-import { csvLine, isWellFormedApiKey, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowOutcome } from "@iccid/core";
+import { csvLine, isWellFormedApiKey, luhnCheckDigit, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowOutcome } from "@iccid/core";
 import { describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -16,6 +16,7 @@ import { expectProblem, failure, useRealServer } from "./real-server.js";
 // The remaining problem codes are in real-server-errors.test.ts.
 
 const real = useRealServer();
+const withCheck = (body: string) => body + luhnCheckDigit(body);
 const client = real.client;
 
 describe("iccid", () => {
@@ -32,6 +33,21 @@ describe("iccid", () => {
       calling_code: "44",
       country: { iso2: "GB", name: "United Kingdom" },
     });
+  });
+
+  it("names no country under an international code, the issuer's own on issuer.country, and both readings of ambiguous digits", async () => {
+    const onece = await client().iccid.lookup("89882806660004909182");
+    expect(onece.calling_code).toBe("882");
+    expect(onece.country).toBeNull();
+    expect(onece.issuer?.country).toEqual({ iso2: "DE", name: "Germany" });
+    const [ambiguous] = (await client().iccid.batch([withCheck("8931038012345678901")])).results;
+    if (!ambiguous?.ok) throw new Error("expected a result");
+    const warning = ambiguous.result.warnings.find((w) => w.code === "ambiguous_numbering");
+    expect(warning?.candidates?.map((c) => [c.country.iso2, c.issuer?.name ?? null])).toEqual([
+      ["US", "AT&T"],
+      ["NL", "Blyk N.V."],
+    ]);
+    expect(ambiguous.result.country?.iso2).toBe("US");
   });
 
   it("answers a wrong check digit with valid: false, not an error", async () => {

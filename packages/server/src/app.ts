@@ -27,6 +27,7 @@ import { imsiDecoder } from "./decode/imsi-decoder.js";
 import { Meter } from "./services/meter.js";
 import { Readiness, type SharedLimits } from "./services/readiness.js";
 import { Sessions } from "./services/sessions.js";
+import { UnknownPrefixes } from "./services/unknown-prefixes.js";
 import { UsageReport } from "./services/usage-report.js";
 import { DEFAULT_SETTINGS, type ServerSettings } from "./settings.js";
 import type { Store } from "./store/store.js";
@@ -54,6 +55,8 @@ export interface IccidApp {
   /** The answers being sent, which the server looks at while it listens (the send timeout and the unsent-bytes limit). */
   unsent: UnsentAnswers;
   settings: ServerSettings;
+  /** The counts of lookups with no known issuer, written while the server listens and when it stops. */
+  unknownPrefixes: UnknownPrefixes;
 }
 
 /** The OpenAPI document: the same for every app of this process, so built once (it converts every schema). */
@@ -67,6 +70,7 @@ export function createApp(deps: AppDeps): IccidApp {
   const { store, decoder } = deps;
   const metrics = deps.metrics;
   const meter = new Meter(store, clock, metrics && ((lookups) => metrics.charged(lookups)));
+  const unknownPrefixes = new UnknownPrefixes(store, clock, settings.unknownPrefixFlushMs, metrics && (() => metrics.unknownIssuer()));
   const limiters = deps.limiterFactory ?? memoryLimiters;
   const audit = new AuditTrail(store, clock, settings.auditRetentionDays);
   const services: RouteServices = {
@@ -77,7 +81,7 @@ export function createApp(deps: AppDeps): IccidApp {
     audit,
     limiter: new AccountRateLimiter(limiters),
     usageReads: new UsageReadLimit(limiters, settings.usageReads, settings.usageReadWindowSeconds),
-    lookups: new Lookups(decoder, meter, imsiDecoder()),
+    lookups: new Lookups(decoder, meter, imsiDecoder(), unknownPrefixes),
     eidLookups: new EidLookups(new EidDecoder(), meter),
     idempotentRequests: new IdempotentRequests(store.idempotency, clock),
     logger,
@@ -110,5 +114,5 @@ export function createApp(deps: AppDeps): IccidApp {
   app.use(lifecycle.guard());
   app.use(routeTable(ROUTE_TABLE, services));
   app.use(unrouted());
-  return { app, lifecycle, unsent, settings };
+  return { app, lifecycle, unsent, settings, unknownPrefixes };
 }

@@ -23,7 +23,7 @@ export interface ListenOptions {
   drainTimeoutMs?: number;
 }
 
-export async function listen({ app, lifecycle, unsent }: IccidApp, options: ListenOptions): Promise<RunningServer> {
+export async function listen({ app, lifecycle, unsent, unknownPrefixes }: IccidApp, options: ListenOptions): Promise<RunningServer> {
   const clientErrors = new ClientErrors();
   // One request at a time per connection, each told to the client-error handling as the one its connection answers.
   const gate = new ConnectionGate(app.callback(), (res) => clientErrors.answering(res));
@@ -45,6 +45,7 @@ export async function listen({ app, lifecycle, unsent }: IccidApp, options: List
   const { port } = server.address() as AddressInfo;
   // The answers followed by the app's unsent-answers guard are looked at from now on.
   unsent.start();
+  unknownPrefixes.start();
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 
   let closing: Promise<void> | undefined;
@@ -67,6 +68,7 @@ export async function listen({ app, lifecycle, unsent }: IccidApp, options: List
       clearInterval(sweeper);
       clearTimeout(deadline);
       unsent.stop();
+      await unknownPrefixes.stop().catch((error: unknown) => options.logger?.error({ err: error }, "unknown-prefix counts not written"));
       await options.store.close();
       options.logger?.info("stopped");
     })());

@@ -29,6 +29,8 @@ export interface ServerSettings {
   unsentLimitBytes: number;
   /** Audit events older than this many days are deleted. */
   auditRetentionDays: number;
+  /** The counts of lookups with an unknown issuer are written to the store this often (and at stop). */
+  unknownPrefixFlushMs: number;
 }
 
 /** The plan a new database starts with, and the one new accounts get unless told otherwise. */
@@ -48,4 +50,5 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   sendTimeoutMs: 30_000,
   unsentLimitBytes: 64 * 1024 * 1024,
   auditRetentionDays: 365,
+  unknownPrefixFlushMs: 1_000,
 };

@@ -113,7 +113,7 @@ describe("iccid-server", { timeout: 120_000 }, () => {
     const server = await start();
     try {
       const r = await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
-      expect(r.body.issuer).toEqual({ prefix: "894410", name: "Our MVNO, Ltd", source: "custom", origin: "custom", confidence: "registered" });
+      expect(r.body.issuer).toEqual({ prefix: "894410", name: "Our MVNO, Ltd", source: "custom", origin: "custom", confidence: "registered", country: { iso2: "GB", name: "United Kingdom" } });
       expect(r.body.data_version).toMatch(/\+custom\.2\./);
     } finally {
       await stopServerProcess(server);

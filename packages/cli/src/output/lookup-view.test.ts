@@ -14,7 +14,7 @@ const result: LookupResult = {
   mii: "89",
   calling_code: "44",
   country: { iso2: "GB", name: "United Kingdom" },
-  issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118", origin: "itu-e118", confidence: "registered" },
+  issuer: { prefix: "894410", name: "Vodafone plc", source: "itu-e118", origin: "itu-e118", confidence: "registered", country: { iso2: "GB", name: "United Kingdom" } },
   home_network: null,
   account_number: "0000000000001",
   warnings: [],

@@ -1,4 +1,4 @@
-import { LOOKUP_ROW_COLUMNS, resultColumn, rowCells, type IccidChecks, type LookupResult, type OutcomeColumn, type ParsedIccid } from "@iccid/core";
+import { LOOKUP_ROW_COLUMNS, resultColumn, rowCells, type IccidChecks, type LookupResult, type LookupWarning, type OutcomeColumn, type ParsedIccid } from "@iccid/core";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
@@ -11,8 +11,8 @@ import { tsvText } from "./tsv.js";
  * (`lookup`) both answer. Not ParsedIccid's whole `checks`: the server's `format` is a boolean, not `true`.
  */
 export type Verdict = Pick<ParsedIccid, "iccid" | "valid"> & {
-  /** The grammar's warnings; the server's may also say something about the IMSI sent with the number. */
-  warnings: ReadonlyArray<{ code: string }>;
+  /** The grammar's and the decoder's warnings; the server's may also say something about the IMSI sent with the number. */
+  warnings: ReadonlyArray<Pick<LookupWarning, "code" | "candidates">>;
   checks: Omit<IccidChecks, "format">;
 };
 
@@ -31,16 +31,26 @@ function issuerText(issuer: NonNullable<LookupResult["issuer"]>): string {
   return `${issuer.name} (${issuer.prefix}${how}${registered})`;
 }
 
+/** The numbering's country; under an international code none, and the issuer's own country beside it. */
 function countryText(result: LookupResult): string {
   if (result.country) return `${result.country.name} (${result.country.iso2}, +${result.calling_code})`;
-  return result.calling_code ? `+${result.calling_code}` : "unknown";
+  const issuerCountry = result.issuer?.country;
+  const code = result.calling_code ? `+${result.calling_code}` : "unknown";
+  return issuerCountry ? `${code}, issuer in ${issuerCountry.name} (${issuerCountry.iso2})` : code;
 }
 
-/** The warning codes, and the completed number when it looks printed without its check digit. */
+/** A warning's code; an ambiguous reading's with its candidates, "ambiguous_numbering: US AT&T or NL Blyk N.V.". */
+function warningText(warning: Verdict["warnings"][number]): string {
+  if (!warning.candidates?.length) return warning.code;
+  const readings = warning.candidates.map((c) => `${c.country.iso2} ${c.issuer?.name ?? "(no issuer)"}`);
+  return `${warning.code}: ${readings.join(" or ")}`;
+}
+
+/** The warnings, and the completed number when it looks printed without its check digit. */
 export function notes(result: Verdict): string {
   const missing = result.checks.missing_check_digit;
   const hint = missing ? [`printed without its check digit? then ${result.iccid}${missing}`] : [];
-  return [...result.warnings.map((w) => w.code), ...hint].join(", ");
+  return [...result.warnings.map(warningText), ...hint].join(", ");
 }
 
 /** "Telekom (262-01, DE)", with the MVNO whose range holds the IMSI: what the IMSI sent with the ICCID says. */

@@ -18,10 +18,6 @@ export const LookupRequest = z
   })
   .register(apiSchemas, { id: "LookupRequest" });
 
-export const IccidWarningSchema = z
-  .object({ code: z.enum(LOOKUP_WARNING_CODES), message: z.string() })
-  .register(apiSchemas, { id: "IccidWarning" });
-
 export const Country = z
   .object({ iso2: z.string().length(2), name: z.string() })
   .register(apiSchemas, { id: "Country" });
@@ -58,6 +54,9 @@ export const Issuer = z
     confidence: z
       .enum(ISSUER_CONFIDENCES)
       .describe("registered: the prefix is registered to this issuer; inferred: read from a numbering rule or evidence"),
+    country: Country.nullable().describe(
+      "The issuer's own country, when known; under international codes (870, 881, 882, 883, 888) the only country the answer names",
+    ),
   })
   .register(apiSchemas, { id: "Issuer" });
 
@@ -65,6 +64,26 @@ export const HomeNetwork = z
   .object({ mcc: z.string().length(3), mnc: z.string().min(2).max(3) })
   .describe("The mobile network (E.212 MCC and MNC) the number's issuer prefix encodes")
   .register(apiSchemas, { id: "HomeNetwork" });
+
+export const NumberingCandidate = z
+  .object({
+    country: Country.describe("The country whose numbering this reading uses"),
+    issuer: Issuer.nullable().describe("The issuer this reading names, or null"),
+    home_network: HomeNetwork.nullable(),
+  })
+  .describe("One way of reading a number whose digits fit two countries' numbering")
+  .register(apiSchemas, { id: "NumberingCandidate" });
+
+export const IccidWarningSchema = z
+  .object({
+    code: z.enum(LOOKUP_WARNING_CODES),
+    message: z.string(),
+    candidates: z
+      .array(NumberingCandidate)
+      .optional()
+      .describe("With ambiguous_numbering only: every reading of the digits, the one answered first"),
+  })
+  .register(apiSchemas, { id: "IccidWarning" });
 
 export const Checks = z
   .object({
@@ -97,7 +116,8 @@ export const LookupResult = z
       .nullable()
       .describe("E.164 country calling code the number is under, null when unassigned (for 89+MCC+MNC numbers, the country's code)"),
     country: Country.nullable().describe(
-      "From the issuer where it is known, else from the calling code where the code names one country; null otherwise",
+      "The country whose numbering the card uses: from the issuer prefix, a national numbering rule or a calling code of one country; " +
+        "null under international codes (870, 881, 882, 883, 888; see issuer.country) and where the digits name no single country",
     ),
     issuer: Issuer.nullable(),
     home_network: HomeNetwork.nullable(),
@@ -114,3 +134,5 @@ export type LookupResult = Wire.LookupResult;
 export type Country = Wire.Country;
 export type Issuer = Wire.Issuer;
 export type HomeNetwork = Wire.HomeNetwork;
+export type NumberingCandidate = Wire.NumberingCandidate;
+export type LookupWarning = Wire.LookupWarning;

@@ -4,7 +4,7 @@ import type * as Wire from "../types/index.js";
 import type { AuditActor, AuditEvent, AuditPage, AuditQuery } from "./audit.js";
 import type { BatchItem, BatchItemError, BatchRequest, BatchResult, BatchSummary } from "./batch.js";
 import type { CreatedKey, CreateKeyRequest, KeyList, KeyRecord, KeyScope, RollKeyRequest } from "./keys.js";
-import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult } from "./lookup.js";
+import type { Checks, Country, HomeNetwork, IccidWarningSchema, Issuer, LookupRequest, LookupResult, NumberingCandidate } from "./lookup.js";
 import type { EidBatchItem, EidBatchItemError, EidBatchRequest, EidBatchResult, EidChecksSchema, EidLookupRequest, EidManufacturer, EidResult, EidWarningSchema } from "./eid.js";
 import type { ImsiAnswer, ImsiMvno, ImsiNetwork } from "./imsi.js";
 import type { FieldError, Problem } from "./problem.js";
@@ -23,6 +23,7 @@ export type SchemasMatchTheirInterfaces = Holds<
   [
     Agrees<typeof LookupRequest, Wire.LookupRequest>,
     Agrees<typeof IccidWarningSchema, Wire.LookupWarning>,
+    Agrees<typeof NumberingCandidate, Wire.NumberingCandidate>,
     Agrees<typeof Country, Wire.Country>,
     Agrees<typeof Issuer, Wire.Issuer>,
     Agrees<typeof HomeNetwork, Wire.HomeNetwork>,

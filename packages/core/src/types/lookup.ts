@@ -13,14 +13,6 @@ export interface LookupRequest {
   imsi?: string;
 }
 
-/** A remark about the number, or about the IMSI sent with it, that did not stop it from being read. */
-export interface LookupWarning {
-  /** The grammar's warning codes (docs/api.md, "How an ICCID is read"), and `imsi_country_mismatch`. */
-  code: LookupWarningCode;
-  /** The same in words, for people. */
-  message: string;
-}
-
 /** A country. */
 export interface Country {
   /** ISO 3166-1 alpha-2 code, e.g. `GB`. */
@@ -47,6 +39,11 @@ export interface Issuer {
   origin: "itu-e118" | "numbering-rule" | "curated" | "custom";
   /** `registered`: the prefix is registered to this issuer; `inferred`: read from a numbering rule or evidence. */
   confidence: "registered" | "inferred";
+  /**
+   * The issuer's own country, when known. It differs from the lookup's `country` for cards under an
+   * international code (870, 881, 882, 883, 888): a 1NCE card (8988280…) has no country, its issuer is German.
+   */
+  country: Country | null;
 }
 
 /** The mobile network (E.212 MCC and MNC) the number's issuer prefix encodes. */
@@ -55,6 +52,32 @@ export interface HomeNetwork {
   mcc: string;
   /** Mobile network code, two or three digits. */
   mnc: string;
+}
+
+/** One way of reading a number whose digits fit two countries' numbering. */
+export interface NumberingCandidate {
+  /** The country whose numbering this reading uses. */
+  country: Country;
+  /** The issuer this reading names, or null when it names none. */
+  issuer: Issuer | null;
+  /** The network this reading's prefix encodes, when it encodes one. */
+  home_network: HomeNetwork | null;
+}
+
+/**
+ * A remark about the number: its shape (the grammar's codes), how it was read (`ambiguous_numbering`), or
+ * the IMSI sent with it (`imsi_country_mismatch`).
+ */
+export interface LookupWarning {
+  /**
+   * What the remark is about (docs/api.md, "How an ICCID is read"); `ambiguous_numbering` when the digits
+   * read as two countries' numbering; `imsi_country_mismatch` when the IMSI's country is not the ICCID's.
+   */
+  code: LookupWarningCode;
+  /** The remark in words. */
+  message: string;
+  /** With `ambiguous_numbering` only: every reading, the one answered first. */
+  candidates?: NumberingCandidate[];
 }
 
 /** What the checks found. */
@@ -87,7 +110,11 @@ export interface LookupResult {
   mii: string;
   /** E.164 country calling code the number is under, null when unassigned (for 89+MCC+MNC numbers, the country's code). */
   calling_code: string | null;
-  /** From the issuer where it is known, else from the calling code where the code names one country; null otherwise. */
+  /**
+   * The country whose numbering the card uses: from the issuer prefix where it is known, else from a national
+   * numbering rule or a calling code of one country. Null under international codes (870, 881, 882, 883,
+   * 888), whose issuer's country is `issuer.country`, and where the digits name no single country.
+   */
   country: Country | null;
   /** Who issued the card, or null when no source names the prefix. */
   issuer: Issuer | null;
@@ -95,7 +122,7 @@ export interface LookupResult {
   home_network: HomeNetwork | null;
   /** The digits between the issuer prefix and the check digit, when the issuer is known. */
   account_number: string | null;
-  /** Remarks about the number's shape that did not stop it from being read. */
+  /** Remarks about the number's shape, or how it was read, that did not stop it from being read. */
   warnings: LookupWarning[];
   /** The issuer data edition the server answered from. */
   data_version: string;

@@ -1,7 +1,7 @@
 import metadata from "libphonenumber-js/metadata.min.json";
 
 /** Codes of international networks (ITU "Global" ranges): they name no country. */
-const INTERNATIONAL = new Set(["870", "881", "882", "883"]);
+const INTERNATIONAL = new Set(["870", "881", "882", "883", "888"]);
 /**
  * E.118 country codes that E.164 no longer lists: ITU assigned 997 to Kazakhstan, and its E.118 issuers
  * (Kar-Tel 899701…) keep it although Kazakhstan dials +7.

@@ -31,6 +31,7 @@ describe("IccidDecoder", () => {
        
         origin: "itu-e118",
         confidence: "registered",
+        country: { iso2: "GB", name: "United Kingdom" },
       },
       home_network: null,
       account_number: "0000000000001",
@@ -170,5 +171,66 @@ describe("PrefixIndex", () => {
   it("keeps a custom entry over an ITU entry with the same prefix, in any order", () => {
     expect(new PrefixIndex([entry("8944", "custom"), entry("8944")]).longestMatch("894400000")?.custom).toBe(true);
     expect(new PrefixIndex([entry("8944"), entry("8944", "custom")]).longestMatch("894400000")?.custom).toBe(true);
+  });
+
+  it("names no country under an international code, and the issuer's own country on the issuer", () => {
+    const onece = result(withCheck("898828066600049091"));
+    expect(onece.calling_code).toBe("882");
+    expect(onece.country).toBeNull();
+    expect(onece.issuer).toMatchObject({ prefix: "8988280", name: "1NCE", country: { iso2: "DE", name: "Germany" } });
+    const global = result(withCheck("898830712345678901"));
+    expect(global.country).toBeNull();
+    const inmarsat = result(withCheck("898709912345678901"));
+    expect(inmarsat.country).toBeNull();
+    // A national card's issuer country is its country.
+    expect(result("89450421180216254864").issuer?.country).toEqual({ iso2: "DK", name: "Denmark" });
+  });
+
+  it("reads Russian cards as 89 7 01 + the MNC of MCC 250, inferred, and 89701 as Russia whatever follows", () => {
+    const regional = result(withCheck("897011212345678901"));
+    expect(regional.country?.iso2).toBe("RU");
+    expect(regional.issuer).toMatchObject({ prefix: "8970112", name: "Baykalwestcom", confidence: "inferred" });
+    expect(regional.home_network).toEqual({ mcc: "250", mnc: "12" });
+    const smarts = result(withCheck("897010712345678901"));
+    expect(smarts.issuer).toMatchObject({ name: "SMARTS", origin: "numbering-rule", confidence: "inferred" });
+    const unlisted = result(withCheck("897017712345678901"));
+    expect(unlisted.issuer).toBeNull();
+    expect(unlisted.country?.iso2).toBe("RU");
+    // Other digits after 897 decide nothing: +7 is Russia's and Kazakhstan's, and no numbering evidence says more.
+    const other = result(withCheck("897200012345678901"));
+    expect(other.calling_code).toBe("7");
+    expect(other.country).toBeNull();
+    // Kazakhstan's ITU issuers are under 997.
+    expect(result(withCheck("899970112345678901")).country?.iso2).toBe("KZ");
+  });
+
+  it("weighs 89 + a US MCC and MNC against the Dutch reading of the same digits", () => {
+    // Evidence names AT&T at 8931041 and no Dutch issuer holds 893104: the US reading, without a warning.
+    const att = result(withCheck("893104101234567890"));
+    expect(att.country?.iso2).toBe("US");
+    expect(att.calling_code).toBe("1");
+    expect(att.issuer).toMatchObject({ name: "AT&T", country: { iso2: "US", name: "United States" } });
+    expect(att.home_network).toEqual({ mcc: "310", mnc: "410" });
+    expect(att.warnings).toEqual([]);
+    // Evidence names AT&T at 8931038 and ITU registers 893103 to Blyk: AT&T first, both candidates.
+    const blyk = result(withCheck("893103801234567890"));
+    expect(blyk.country?.iso2).toBe("US");
+    expect(blyk.warnings).toEqual([
+      expect.objectContaining({
+        code: "ambiguous_numbering",
+        candidates: [
+          { country: { iso2: "US", name: "United States" }, issuer: expect.objectContaining({ name: "AT&T" }), home_network: { mcc: "310", mnc: "380" } },
+          { country: { iso2: "NL", name: "Netherlands" }, issuer: expect.objectContaining({ prefix: "893103", name: "Blyk N.V." }), home_network: null },
+        ],
+      }),
+    ]);
+    // The network list alone (T-Mobile 310-260) yields to a registered Dutch issuer (893102), and says so.
+    const dutch = result(withCheck("893102601234567890"));
+    expect(dutch.country?.iso2).toBe("NL");
+    expect(dutch.issuer).toMatchObject({ prefix: "893102" });
+    expect(dutch.warnings[0]?.candidates?.map((c) => c.country.iso2)).toEqual(["NL", "US"]);
+    // No US network under the digits: the Dutch reading alone (KPN, 310-800 no longer operating).
+    expect(result("8931080019073497795").warnings).toEqual([]);
+    expect(result("8931080019073497795").issuer?.name).toMatch(/KPN/);
   });
 });

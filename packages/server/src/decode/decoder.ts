@@ -1,11 +1,17 @@
 import { createHash } from "node:crypto";
-import { parseIccid, type Country, type LookupResult, type RejectedIccid } from "@iccid/core";
+import { parseIccid, type Country, type LookupResult, type LookupWarning, type RejectedIccid } from "@iccid/core";
 import { callingCodeTable, type CallingCodeTable } from "./calling-codes.js";
 import { countryObject, issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
-import { PrefixIndex } from "./prefix-index.js";
+import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { defaultRegistry, type Registry } from "./registry/registry.js";
 import type { RegistryEntry } from "./registry/entry.js";
+import { isUsMccReading, UsMccReadings } from "./us-mcc-readings.js";
 import type { CustomPrefix } from "../store/store.js";
+
+/** Digits whose national numbering decides the country, whatever issuer follows (Russia's 89 7 01). */
+interface NumberingCountry extends Prefixed {
+  country: Country;
+}
 
 export type DecodeOutcome = { ok: true; result: LookupResult } | RejectedIccid;
 
@@ -30,19 +36,28 @@ function customEntry(c: CustomPrefix): RegistryEntry {
 
 /**
  * Reads an ICCID: the core's grammar, then issuer, country and calling code from the issuer registry and
- * the operator's own prefixes, indexed once at construction. A decode is a parse plus a few Map probes.
+ * the operator's own prefixes, indexed once at construction. The country is the numbering's: the issuer
+ * entry's, else a national numbering prefix's, else a calling code's of one country; digits that also read
+ * as 89 + a US MCC are weighed against their Dutch reading (us-mcc-readings.ts). A decode is a parse plus
+ * a few Map probes.
  */
 export class IccidDecoder {
   readonly dataVersion: string;
   readonly #codes: CallingCodeTable;
   readonly #index: PrefixIndex<IssuerAnswer>;
+  readonly #numberingCountries: PrefixIndex<NumberingCountry>;
+  readonly #usMcc: UsMccReadings;
   /** Countries of calling codes that name exactly one country; shared codes (1, 7, 44, …) are absent. */
   readonly #codeCountries = new Map<string, Country>();
 
   constructor(customPrefixes: readonly CustomPrefix[] = [], registry: Registry = defaultRegistry()) {
     this.#codes = callingCodeTable();
-    const entries = [...registry.entries, ...customPrefixes.map(customEntry)];
+    const entries = [...registry.entries.filter((entry) => !isUsMccReading(entry)), ...customPrefixes.map(customEntry)];
     this.#index = new PrefixIndex(entries.map((entry) => issuerAnswer(entry, this.#codes)));
+    this.#usMcc = new UsMccReadings(registry.entries.filter(isUsMccReading), this.#codes);
+    this.#numberingCountries = new PrefixIndex(
+      registry.countryPrefixes.map((c) => ({ prefix: c.prefix, custom: false, country: countryObject(c.iso2) })),
+    );
     this.dataVersion = customPrefixes.length
       ? `${registry.edition}+custom.${customPrefixes.length}.${fingerprint(customPrefixes)}`
       : registry.edition;
@@ -57,7 +72,15 @@ export class IccidDecoder {
     const parsed = parseIccid(input);
     if (!parsed.ok) return parsed;
     const { iccid } = parsed;
-    const answer = this.#index.longestMatch(iccid);
+    let answer = this.#index.longestMatch(iccid);
+    let warnings: LookupWarning[] = parsed.warnings;
+    if (this.#usMcc.applies(iccid)) {
+      const weighed = this.#usMcc.weigh(iccid, answer);
+      if (weighed) {
+        answer = weighed.answer;
+        if (weighed.warning) warnings = [...warnings, weighed.warning];
+      }
+    }
     const code = answer?.callingCode ?? this.#codes.ofIccid(iccid);
     return {
       ok: true,
@@ -70,14 +93,19 @@ export class IccidDecoder {
         check_digit: parsed.check_digit,
         mii: parsed.mii,
         calling_code: code,
-        country: answer?.country ?? this.#codeCountry(code),
+        country: answer?.country ?? this.#numberingCountry(iccid, code),
         issuer: answer ? answer.issuer : null,
         home_network: answer ? answer.homeNetwork : null,
         account_number: answer ? iccid.slice(answer.prefix.length, -1) : null,
-        warnings: parsed.warnings,
+        warnings,
         data_version: this.dataVersion,
       },
     };
+  }
+
+  /** The country the digits' numbering names without an issuer: a national prefix (Russia's 89 7 01), else a calling code of one country. */
+  #numberingCountry(iccid: string, code: string | null): Country | null {
+    return this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codeCountry(code);
   }
 
   /** The country a calling code names on its own: only a code of exactly one country names one. */

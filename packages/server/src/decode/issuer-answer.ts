@@ -7,7 +7,10 @@ import type { RegistryEntry } from "./registry/entry.js";
 /** What a lookup answers for an ICCID under one issuer prefix, built once per entry and shared by results. */
 export interface IssuerAnswer extends Prefixed {
   issuer: Issuer;
-  /** The issuer's country, or null when the issuer does not say (the calling code may then). */
+  /**
+   * The country whose numbering the card uses: the issuer's, except under international codes (null);
+   * null too when the issuer does not say (the calling code may then).
+   */
   country: Country | null;
   /** The calling code the number is under, when the issuer's country is not one of its digits' code. */
   callingCode: string | null;
@@ -29,14 +32,16 @@ export function countryObject(iso2: string): Country {
 /**
  * The answer for one registry entry. A number numbered 89 + MCC + MNC (Canada's 89302…) does not carry
  * its calling code in its digits: when the digits read as another country's code, the calling code is the
- * issuer's country's.
+ * issuer's country's. Under an international code (870, 881, 882, 883, 888) the card uses no country's
+ * numbering: the answer names no country, and the issuer's own country stays on the issuer.
  */
 export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): IssuerAnswer {
   const iso2 = entry.iso2 && entry.iso2.length === 2 ? entry.iso2 : null;
   const digitsCode = codes.ofIccid(entry.prefix);
   const digitsCountries = digitsCode ? codes.countries(digitsCode) : [];
-  // International network codes (882, 883, …) name no country, so an issuer anywhere may sit under them.
-  const ownCode = iso2 && digitsCountries.length > 0 && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;
+  const international = digitsCode !== null && digitsCountries.length === 0;
+  const ownCode = iso2 && !international && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;
+  const country = iso2 ? countryObject(iso2) : null;
   return {
     prefix: entry.prefix,
     custom: entry.origin === "custom",
@@ -47,8 +52,9 @@ export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): Iss
       ...(entry.registeredName ? { registered_name: entry.registeredName } : {}),
       origin: entry.origin,
       confidence: entry.confidence,
+      country,
     }),
-    country: iso2 ? countryObject(iso2) : null,
+    country: international ? null : country,
     callingCode: ownCode,
     homeNetwork: entry.mcc && entry.mnc ? Object.freeze({ mcc: entry.mcc, mnc: entry.mnc }) : null,
   };

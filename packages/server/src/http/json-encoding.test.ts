@@ -36,12 +36,21 @@ const issuer = fc.record(
     registered_name: text,
     origin: fc.constantFrom("itu-e118" as const, "numbering-rule" as const, "curated" as const, "custom" as const),
     confidence: fc.constantFrom("registered" as const, "inferred" as const),
+    country: fc.option(fc.oneof(country, country.map((c) => Object.freeze(c))), { nil: null }),
   },
-  { requiredKeys: ["prefix", "name", "source", "origin", "confidence"] },
+  { requiredKeys: ["prefix", "name", "source", "origin", "confidence", "country"] },
 );
 const digit = fc.constantFrom("0", "7");
 const homeNetwork = fc.record({ mcc: fc.constantFrom("310", "234"), mnc: fc.constantFrom("410", "15") });
-const warning = fc.record({ code: fc.constantFrom("padding_stripped" as const, "hex_digits" as const), message: text });
+const candidate = fc.record({ country, issuer: fc.option(issuer, { nil: null }), home_network: fc.option(homeNetwork, { nil: null }) });
+const warning = fc.record(
+  {
+    code: fc.constantFrom("padding_stripped" as const, "hex_digits" as const, "ambiguous_numbering" as const),
+    message: text,
+    candidates: fc.array(fc.oneof(candidate, candidate.map((c) => Object.freeze(c))), { maxLength: 2 }),
+  },
+  { requiredKeys: ["code", "message"] },
+);
 const result = fc.record({
   iccid: text,
   input: text,
@@ -89,12 +98,12 @@ describe("jsonEncoding", () => {
 
   it("writes the decoder's real results as JSON.stringify does, the shared frozen parts reused", async () => {
     const decoder = new IccidDecoder();
-    const inputs = ["89441000000000000018", "8944 1000 0000 0000 0018F", "8944100000000000001", "89014103211118510720", "89ABC", "12", "89882012345678901234"];
+    const inputs = ["89441000000000000018", "8944 1000 0000 0000 0018F", "8944100000000000001", "89014103211118510720", "89ABC", "12", "89882012345678901234", "89882806660004909182", "89310380123456789012", "89310260123456789012"];
     const results = [...inputs, ...inputs, ...inputs].map((input, index): BatchItem => {
       const out = decoder.decode(input);
       return out.ok ? { index, ok: true, result: out.result } : { index, ok: false, input, error: out.error };
     });
-    const answer = { results, summary: { total: 21, ok: 15, failed: 6, valid: 9, invalid: 6, unique: 7 } };
+    const answer = { results, summary: { total: 30, ok: 24, failed: 6, valid: 9, invalid: 15, unique: 10 } };
     expect(batchJson(answer)).toBe(JSON.stringify(answer));
     expect(await pieces(answer)).toBe(JSON.stringify(answer));
     for (const item of results) if (item.ok) expect(lookupJson(item.result)).toBe(JSON.stringify(item.result));

@@ -57,9 +57,10 @@ function isNested(member: JsonSchema): boolean {
 /**
  * An object with nested members, written member by member in schema order: each scalar member by
  * fast-json-stringify compiled for that member's schema, each nested member by its own encoder,
- * so that a shared frozen object inside is written once for all the results that hold it. A member that
- * is absent (an optional one not sent) is left out, as JSON.stringify leaves it; an object with an
- * undeclared member is written by JSON.stringify.
+ * so that a shared frozen object inside is written once for all the results that hold it. An absent
+ * (undefined) member is left out, as JSON.stringify leaves it out; an object with an undeclared member is
+ * written by JSON.stringify. A frozen object whose members are all frozen too (the decoder's shared issuer
+ * with its country) is written once and its JSON reused (shared-json.ts).
  */
 function composed(schema: JsonSchema): Encode {
   const members = schema.properties ?? {};
@@ -72,19 +73,30 @@ function composed(schema: JsonSchema): Encode {
     const encode = isNested(schema) ? member(schema) : fastJson(schema as Parameters<typeof fastJson>[0]);
     return (value) => name + encode(value);
   });
-  return (value) => {
+  const encode: Encode = (value) => {
     if (!isObject(value) || !onlyDeclared(value, declared)) return JSON.stringify(value);
     try {
       let json = "{";
+      let first = true;
       for (let i = 0; i < parts.length; i++) {
-        const field = value[keys[i]!];
-        if (field !== undefined) json += (json.length > 1 ? "," : "") + parts[i]!(field);
+        const v = value[keys[i]!];
+        if (v === undefined) continue;
+        json += (first ? "" : ",") + parts[i]!(v);
+        first = false;
       }
       return json + "}";
     } catch {
       return JSON.stringify(value);
     }
   };
+  return sharedOnce(encode, deeplyFrozen);
+}
+
+/** Whether an object and everything in it is frozen, so that its JSON can never change. */
+function deeplyFrozen(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  for (const member of Object.values(value)) if (typeof member === "object" && member !== null && !deeplyFrozen(member)) return false;
+  return true;
 }
 
 /** A nested member's encoder: a nullable one (`anyOf` of a schema and null), an array, or any other schema. */

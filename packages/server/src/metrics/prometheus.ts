@@ -32,6 +32,11 @@ export class ServerMetrics {
     help: "Lookups charged against quotas (each distinct ICCID of a batch once)",
     registers: [this.registry],
   });
+  readonly #unknownIssuer = new Counter({
+    name: "iccid_lookups_unknown_issuer_total",
+    help: "Lookups answered whose issuer no source names (counted by prefix for `iccid-server issuers unknown`)",
+    registers: [this.registry],
+  });
   readonly #storeErrors = new Counter({
     name: "iccid_store_errors_total",
     help: "Requests answered 503 because the store could not be reached or was too busy",
@@ -64,6 +69,10 @@ export class ServerMetrics {
 
   charged(lookups: number): void {
     this.#charged.inc(lookups);
+  }
+
+  unknownIssuer(): void {
+    this.#unknownIssuer.inc();
   }
 
   storeError(): void {

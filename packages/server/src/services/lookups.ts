@@ -4,6 +4,7 @@ import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
 import type { Payer } from "../store/store.js";
 import type { Meter } from "./meter.js";
+import type { UnknownPrefixes } from "./unknown-prefixes.js";
 
 /** A batch's items are done: its summary, and its charge under way. */
 export interface ChargedBatch {
@@ -20,6 +21,7 @@ export class Lookups {
     private readonly decoders: DecoderSource,
     private readonly meter: Meter,
     private readonly imsis: ImsiDecoder,
+    private readonly unknown?: UnknownPrefixes,
   ) {}
 
   /** One ICCID, with its IMSI when one is sent: an ICCID or IMSI that cannot be read is an input error naming its field. */
@@ -31,6 +33,7 @@ export class Lookups {
     if (!outcome.ok) throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }, ...imsiIssues]);
     if (imsiIssues[0]) throw new InvalidInput([imsiIssues[0]]);
     await this.meter.charge(grant, 1);
+    if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
     return imsiOutcome?.ok ? withImsi(outcome.result, imsiOutcome.answer) : outcome.result;
   }
 
@@ -62,6 +65,7 @@ export class Lookups {
         ok++;
         if (outcome.result.valid) valid++;
         answered.add(outcome.result.iccid);
+        if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
         yield { index, ok: true, result: outcome.result };
         continue;
       }

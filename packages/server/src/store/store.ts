@@ -190,6 +190,24 @@ export interface PrefixStore {
   customPrefixGeneration(): Promise<number>;
 }
 
+/** Lookups of one unknown issuer prefix (the ICCID's first seven digits) on one UTC day. */
+export interface UnknownPrefixCount {
+  /** The UTC day's start, epoch ms. */
+  day: number;
+  prefix: string;
+  count: number;
+  first_seen: number;
+  last_seen: number;
+}
+
+/** The count of lookups whose issuer is unknown, by prefix, for the operator to learn from. */
+export interface UnknownPrefixStore {
+  /** Adds these counts to the stored ones (first and last seen widened), in one transaction. */
+  addUnknownPrefixes(counts: readonly UnknownPrefixCount[]): Promise<void>;
+  /** Each prefix's counts summed over the days from `sinceDay` on, most seen first. */
+  unknownPrefixes(sinceDay: number): Promise<Array<Omit<UnknownPrefixCount, "day">>>;
+}
+
 /** Quota and usage: charged on every answered lookup, read by the usage report. */
 export interface MeterStore {
   /**
@@ -259,6 +277,6 @@ export interface DataMove {
  * The persistence boundary, by role. Async so that a networked store (PostgreSQL) fits beside the
  * embedded SQLite one without touching the services above it.
  */
-export interface Store extends StoreLifecycle, AccountStore, CredentialStore, AuditStore, PrefixStore, MeterStore, DataMove {
+export interface Store extends StoreLifecycle, AccountStore, CredentialStore, AuditStore, PrefixStore, UnknownPrefixStore, MeterStore, DataMove {
   readonly idempotency: IdempotencyStore;
 }

@@ -7,6 +7,7 @@ import { AuditTrail } from "../../services/audit-trail.js";
 import { systemClock } from "../../time.js";
 import { operatorOrigin } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
+import { unknownIssuersCommand } from "./issuers-unknown.js";
 
 const APPLIES = `running servers use the change within ${CUSTOM_PREFIX_RECHECK_MS / 1000} s`;
 
@@ -49,5 +50,6 @@ export function issuersCommand(): Command {
       const missing = new Set(prefixes).size - removed;
       process.stdout.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${missing === 1 ? "was" : "were"} not imported)` : ""}; ${APPLIES}\n`);
     });
+  issuers.addCommand(unknownIssuersCommand());
   return issuers;
 }

@@ -100,7 +100,7 @@ describe("buildRegistry", () => {
     return pathToFileURL(`${dir}/`);
   }
   const networks = "mcc,mnc,iso2,brand,operator,status,source\n310,410,US,AT&T,AT&T Mobility,Operational,test\n311,410,US,Chat Mobility,Iowa RSA No. 2 LP,Operational,test\n";
-  const numbering = "country,calling_code,scheme,source,note\nUS,1,us-network-code,test,\n";
+  const numbering = "country,calling_code,scheme,source,note,national_digits\nUS,1,us-network-code,test,\n";
   const curatedHeader = "prefix,country,name,registered_name,mcc,mnc,source,note\n";
 
   it("reads the US network code under MCC 310 first", () => {
@@ -119,7 +119,7 @@ describe("buildRegistry", () => {
   it("names the file, line and field of a bad row", () => {
     const bad = (files: Record<string, string>) => () =>
       buildRegistry(dataDir({ "network-codes.csv": networks, "numbering.csv": numbering, "curated.csv": curatedHeader, ...files }));
-    expect(bad({ "numbering.csv": "country,calling_code,scheme,source,note\nUS,1,guess,test,\n" })).toThrow(/numbering\.csv line 2: scheme/);
+    expect(bad({ "numbering.csv": "country,calling_code,scheme,source,note,national_digits\nUS,1,guess,test,\n" })).toThrow(/numbering\.csv line 2: scheme/);
     expect(bad({ "curated.csv": `${curatedHeader}8944,GB,X,,234,,test,\n` })).toThrow(/curated\.csv line 2: mcc and mnc/);
     expect(bad({ "curated.csv": "prefix,name\n" })).toThrow(/curated\.csv: the header has no column "country"/);
   });

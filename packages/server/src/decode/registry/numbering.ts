@@ -5,29 +5,45 @@ import type { Network } from "./network-codes.js";
 
 /**
  * How a country numbers its cards, when not (only) by ITU registration:
- * - `mnc`: 89 + calling code + the MNC of the issuing network;
+ * - `mnc`: 89 + calling code + the row's national digits (none for most countries; Russia's 01) + the MNC
+ *   of the issuing network;
  * - `mcc-mnc`: 89 + MCC + MNC (Canada: Rogers 302-720 is 89302720…);
  * - `us-network-code`: 89 01 + the 3-digit network code, the MNC under MCC 310 (AT&T 310-410 is 8901410…),
  *   or under 311–316 where 310 has no such network and exactly one of them does;
+ * - `us-mcc-mnc`: 89 + MCC 310–316 + the 3-digit MNC of an operating US network (AT&T 310-410 is
+ *   89310410…); these digits also read as the Netherlands' (31), so the decoder weighs the two readings;
  * - `itu`: ITU registrations only (no rule).
+ * A country may have a row per scheme its cards use.
  */
-export const SCHEMES = ["mnc", "mcc-mnc", "us-network-code", "itu"] as const;
+export const SCHEMES = ["mnc", "mcc-mnc", "us-network-code", "us-mcc-mnc", "itu"] as const;
 export type Scheme = (typeof SCHEMES)[number];
 
 export interface NumberingRule {
   country: string;
   callingCode: string;
   scheme: Scheme;
+  /** Digits between the calling code and the MNC under the `mnc` scheme (Russia: 01), else "". */
+  nationalDigits: string;
+  source: string;
+}
+
+/** Digits that decide a card's country by a national numbering rule, whatever issuer follows them. */
+export interface CountryPrefix {
+  prefix: string;
+  iso2: string;
   source: string;
 }
 
 export function readNumbering(file: CsvFile): NumberingRule[] {
-  return csvRecords(file, ["country", "calling_code", "scheme", "source"] as const).map((row) => {
+  return csvRecords(file, ["country", "calling_code", "scheme", "source", "national_digits"] as const).map((row) => {
     const scheme = row.scheme as Scheme;
     if (!SCHEMES.includes(scheme)) throw new RegistryDataError(`${file.name} line ${row.line}: scheme must be one of ${SCHEMES.join(", ")} (got "${row.scheme}")`);
     if (!/^[A-Z]{2}$/.test(row.country)) throw new RegistryDataError(`${file.name} line ${row.line}: country must be ISO 3166-1 alpha-2 (got "${row.country}")`);
     if (!/^\d{1,3}$/.test(row.calling_code)) throw new RegistryDataError(`${file.name} line ${row.line}: calling_code must be 1 to 3 digits (got "${row.calling_code}")`);
-    return { country: row.country, callingCode: row.calling_code, scheme, source: row.source };
+    if (!/^\d{0,3}$/.test(row.national_digits) || (row.national_digits !== "" && scheme !== "mnc")) {
+      throw new RegistryDataError(`${file.name} line ${row.line}: national_digits must be up to 3 digits, and only with the mnc scheme (got "${row.national_digits}")`);
+    }
+    return { country: row.country, callingCode: row.calling_code, scheme, nationalDigits: row.national_digits, source: row.source };
   });
 }
 
@@ -56,6 +72,22 @@ function ruleEntry(prefix: string, network: Network, rule: NumberingRule): Regis
     mnc: network.mnc,
     source: `${rule.scheme} rule (${rule.source}); network ${network.mcc}-${network.mnc} from ${network.source}`,
   };
+}
+
+/** A network the `us-mcc-mnc` scheme reads: an operating one of MCC 310–316 with a 3-digit MNC. */
+function isUsMccReading(network: Network): boolean {
+  return network.operational && network.mnc.length === 3 && network.mcc >= "310" && network.mcc <= "316";
+}
+
+/**
+ * The prefixes that decide a country without naming an issuer: 89 + calling code + national digits of
+ * each `mnc` rule that has national digits (Russia's 89 7 01), so that a card of a network the list lacks
+ * still names its country.
+ */
+export function countryPrefixes(rules: NumberingRule[]): CountryPrefix[] {
+  return rules
+    .filter((rule) => rule.scheme === "mnc" && rule.nationalDigits !== "")
+    .map((rule) => ({ prefix: `89${rule.callingCode}${rule.nationalDigits}`, iso2: rule.country, source: `mnc rule (${rule.source})` }));
 }
 
 /** The networks a `us-network-code` prefix 8901 + code reads as: MCC 310's, else the one 311–316 network. */
@@ -91,9 +123,10 @@ export function numberingEntries(rules: NumberingRule[], networks: Network[]): R
       for (const [code, network] of usNetworks(own)) entries.push(ruleEntry(`8901${code}`, network, rule));
       continue;
     }
+    const networks = rule.scheme === "us-mcc-mnc" ? own.filter(isUsMccReading) : own;
     const byPrefix = new Map<string, Network[]>();
-    for (const network of own) {
-      const prefix = rule.scheme === "mcc-mnc" ? `89${network.mcc}${network.mnc}` : `89${rule.callingCode}${network.mnc}`;
+    for (const network of networks) {
+      const prefix = rule.scheme === "mnc" ? `89${rule.callingCode}${rule.nationalDigits}${network.mnc}` : `89${network.mcc}${network.mnc}`;
       const list = byPrefix.get(prefix) ?? [];
       const first = list[0];
       if (!first || (first.operational === network.operational && !sameIssuer(first.name, network.name))) list.push(network);

@@ -7,13 +7,15 @@ import type { RegistryEntry } from "./entry.js";
 import { ITU_LIST, ituEntries } from "./itu.js";
 import { mergeRegistry, type RegistryConflict } from "./merge.js";
 import { readNetworks } from "./network-codes.js";
-import { numberingEntries, readNumbering } from "./numbering.js";
+import { countryPrefixes, numberingEntries, readNumbering, type CountryPrefix } from "./numbering.js";
 
 /** The registry's data files, beside the package (src/ and dist/ are at the same depth). */
 export const REGISTRY_DIR = new URL("../../../data/registry/", import.meta.url);
 
 export interface Registry {
   entries: RegistryEntry[];
+  /** Prefixes whose numbering decides the country where no entry names the issuer. */
+  countryPrefixes: CountryPrefix[];
   /** Names the edition: the entry count and a fingerprint of every input. */
   edition: string;
 }
@@ -41,7 +43,8 @@ function withIso2(entry: RegistryEntry, codes: CallingCodeTable): RegistryEntry 
 export function buildRegistry(dir: URL = REGISTRY_DIR): Registry {
   const files: CsvFile[] = ["network-codes.csv", "numbering.csv", "curated.csv"].map((name) => readDataFile(dir, name));
   const [networkFile, numberingFile, curatedFile] = files as [CsvFile, CsvFile, CsvFile];
-  const rules = numberingEntries(readNumbering(numberingFile), readNetworks(networkFile));
+  const numbering = readNumbering(numberingFile);
+  const rules = numberingEntries(numbering, readNetworks(networkFile));
   const { entries, conflicts } = mergeRegistry(ituEntries(), rules, readCurated(curatedFile));
   if (conflicts.length > 0) throw new RegistryConflictError(conflicts);
   const codes = callingCodeTable();
@@ -49,6 +52,7 @@ export function buildRegistry(dir: URL = REGISTRY_DIR): Registry {
   for (const file of files) hash.update(file.text);
   return {
     entries: entries.map((entry) => withIso2(entry, codes)),
+    countryPrefixes: countryPrefixes(numbering),
     edition: `registry.${entries.length}.${hash.digest("hex").slice(0, 10)}`,
   };
 }

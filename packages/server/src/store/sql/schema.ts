@@ -129,6 +129,18 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
     PRIMARY KEY (account_id, route, idempotency_key)
   );
   CREATE INDEX idempotent_requests_created ON idempotent_requests(created_at);`,
+
+  // 8: lookups whose issuer no source names, counted per day by the first seven digits of the ICCID only
+  // (never the account digits), for `iccid-server issuers unknown`.
+  (d) => `
+  CREATE TABLE unknown_prefixes (
+    day ${INT64[d]} NOT NULL,
+    prefix TEXT NOT NULL CHECK (length(prefix) <= 7),
+    count ${INT64[d]} NOT NULL,
+    first_seen ${INT64[d]} NOT NULL,
+    last_seen ${INT64[d]} NOT NULL,
+    PRIMARY KEY (day, prefix)
+  );`,
 ];
 
 const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })

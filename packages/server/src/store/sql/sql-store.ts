@@ -23,6 +23,7 @@ import type {
   Charge,
   ChargeOutcome,
   CustomPrefix,
+  UnknownPrefixCount,
   KeyGrant,
   NewAccount,
   Plan,
@@ -38,6 +39,7 @@ import { auditEventsQuery } from "./audit-sql.js";
 import { SqlIdempotencyStore } from "./idempotency-sql.js";
 import { INSERT_KEY, keyParams, rollKeyStatements } from "./key-sql.js";
 import { MIGRATIONS } from "./schema.js";
+import { ADD_UNKNOWN_PREFIX, UNKNOWN_PREFIXES_SINCE } from "./unknown-prefix-sql.js";
 import type { SqlDriver, Statement } from "./sql-driver.js";
 
 const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES (?, ?, ?)
@@ -260,6 +262,15 @@ export class SqlStore implements Store {
 
   async customPrefixGeneration(): Promise<number> {
     return (await this.driver.get<{ generation: number }>("SELECT generation FROM custom_prefix_generation"))!.generation;
+  }
+
+  async addUnknownPrefixes(counts: readonly UnknownPrefixCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    await this.driver.atomically(counts.map((c) => ({ sql: ADD_UNKNOWN_PREFIX, params: [c.day, c.prefix, c.count, c.first_seen, c.last_seen] })));
+  }
+
+  unknownPrefixes(sinceDay: number): Promise<Array<Omit<UnknownPrefixCount, "day">>> {
+    return this.driver.all(UNKNOWN_PREFIXES_SINCE, [sinceDay]);
   }
 
   charge(c: Charge): Promise<ChargeOutcome> {
