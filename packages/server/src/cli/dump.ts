@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
-import { fieldIssues, schemaIssueWords } from "../domain/schema-issues.js";
+import { fieldIssues, WIRE_PARSE } from "../domain/schema-issues.js";
 import type { Store } from "../store/store.js";
 import { TABLE_NAMES, type DumpRow } from "../store/tables.js";
 
@@ -39,7 +39,7 @@ async function* readDump(file: string): AsyncIterable<DumpRow> {
     } catch {
       throw new Error(`line ${n}: not JSON`);
     }
-    const parsed = DumpLine.safeParse(value, { error: schemaIssueWords });
+    const parsed = DumpLine.safeParse(value, WIRE_PARSE);
     if (!parsed.success) {
       const [first] = fieldIssues(parsed.error.issues);
       throw new Error(`line ${n}: ${first?.field.join(".") || "row"}: ${first?.detail}`);

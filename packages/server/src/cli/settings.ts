@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { redactUrls } from "../auth/redacted-url.js";
-import { schemaIssueWords } from "../domain/schema-issues.js";
+import { WIRE_PARSE } from "../domain/schema-issues.js";
 
 /** Settings of the `iccid-server` command: flag, then ICCID_* environment variable, then default. */
 export interface CommandSettings {
@@ -57,7 +57,7 @@ interface Source {
 function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: NodeJS.ProcessEnv, fallback: T): T {
   const [value, from] =
     flagValue !== undefined ? [flagValue, source.flag] : env[source.env] !== undefined ? [env[source.env], source.env] : [fallback, "default"];
-  const parsed = schema.safeParse(value, { error: schemaIssueWords });
+  const parsed = schema.safeParse(value, WIRE_PARSE);
   // The value is echoed so the operator sees what was read, never with a URL's password.
   if (!parsed.success) throw new SettingsError(`${from}: ${parsed.error.issues[0]?.message ?? "invalid"} (got ${redactUrls(JSON.stringify(value) ?? "nothing")})`);
   return parsed.data;

@@ -3,10 +3,13 @@ import type { Context } from "koa";
 import type { ChargedBatch } from "../services/lookups.js";
 import { AnswerBytes } from "./answer-bytes.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
-import { jsonEncoding, type Encode } from "./json-encoding.js";
+import { jsonEncoding } from "./json-encoding.js";
 
-const itemJson = jsonEncoding(BatchItem);
 const summaryJson = jsonEncoding(BatchSummary);
+// Items are encoded by JSON.stringify this many at a time: one call writes their JSON as one flat string,
+// which goes into the answer's buffer as it is, where the schema encoder's text per item is a tree of
+// pieces that each answer would walk again to copy; a run of this many is about one piece of AnswerBytes.
+const ITEMS_PER_RUN = 64;
 
 // The answer's two fields, in the order BatchResult declares them (the order JSON.stringify would write).
 const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summary"];
@@ -25,8 +28,8 @@ function formOf(ctx: Context): BatchAnswerForm {
 }
 
 /**
- * Answers a batch in the form its Accept asks for, written as its items come from `batch`, each encoded as
- * it arrives, so no result lives past its turn. As JSON, the bytes are those of JSON.stringify(BatchResult)
+ * Answers a batch in the form its Accept asks for, written as its items come from `batch`, encoded a run
+ * of ITEMS_PER_RUN at a time as they arrive, so no result lives past its run. As JSON, the bytes are those of JSON.stringify(BatchResult)
  * (the summary, which `batch` returns when its items are done, last); as CSV, the header line and each
  * item's lookup row (core's lookupRowCsv). The answer goes out once the batch's charge, which `batch`
  * started when its items were done, is made. The bytes are given back when the response closes.
@@ -42,29 +45,39 @@ export async function answerBatch(ctx: Context, batch: Iterator<BatchItem, Charg
 
 /** Writes the items of `batch` into `bytes` in the given form; answers what `batch` returned when done. */
 export function writeBatchAnswer<T extends { summary: BatchSummary }>(batch: Iterator<BatchItem, T>, form: BatchAnswerForm, bytes: AnswerBytes): T {
-  if (form === "json") return writeJsonBatch(batch, itemJson, bytes);
+  if (form === "json") return writeJsonBatch(batch, bytes);
   let step = batch.next();
   bytes.add(CSV_HEADER);
   for (; !step.done; step = batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
   return step.value;
 }
 
-/** Writes a batch as `{"results":[…],"summary":…}`, each item by `encodeItem` as it comes; answers what `batch` returned. */
-function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<I, T>, encodeItem: Encode, bytes: AnswerBytes): T {
+/** Writes a batch as `{"results":[…],"summary":…}`, its items a run at a time as they come; answers what `batch` returned. */
+function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<I, T>, bytes: AnswerBytes): T {
   let step = batch.next();
   bytes.add(OPEN);
-  for (let first = true; !step.done; step = batch.next(), first = false) bytes.add(first ? encodeItem(step.value) : "," + encodeItem(step.value));
+  const run: I[] = [];
+  let separator = "";
+  const writeRun = () => {
+    // The run's array without its brackets: its items and the commas between them.
+    const json = JSON.stringify(run);
+    bytes.add(separator + json.slice(1, -1));
+    separator = ",";
+    run.length = 0;
+  };
+  for (; !step.done; step = batch.next()) if (run.push(step.value) === ITEMS_PER_RUN) writeRun();
+  if (run.length > 0) writeRun();
   bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
   return step.value;
 }
 
 /**
  * Answers a batch whose answer has JSON only (the EID batch): the same shape and the same way as an ICCID
- * batch's JSON, each item encoded by `encodeItem` as it comes; the answer goes out once the charge is made.
+ * batch's JSON; the answer goes out once the charge is made.
  */
-export async function answerJsonBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>, encodeItem: Encode): Promise<void> {
+export async function answerJsonBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>): Promise<void> {
   const bytes = new AnswerBytes(ctx.res);
-  await writeJsonBatch(batch, encodeItem, bytes).charged;
+  await writeJsonBatch(batch, bytes).charged;
   ctx.set("Content-Type", JSON_CONTENT_TYPE);
   ctx.body = bytes.bytes();
 }

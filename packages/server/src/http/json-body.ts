@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import type { z } from "zod";
 import { InvalidInput } from "../domain/refusals.js";
-import { fieldIssues, schemaIssueWords } from "../domain/schema-issues.js";
+import { fieldIssues, WIRE_PARSE } from "../domain/schema-issues.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
 
 /**
@@ -110,7 +110,7 @@ function tooLarge(limitBytes: number): HttpProblem {
 
 /** Parses a value with a wire schema, or refuses with `InvalidInput` naming every offending field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: "body" | "query" = "body"): z.output<S> {
-  const result = schema.safeParse(value, { error: schemaIssueWords });
+  const result = schema.safeParse(value, WIRE_PARSE);
   if (result.success) return result.data;
   const issues = fieldIssues(result.error.issues);
   const first = issues[0]!;

@@ -1,12 +1,10 @@
-import { EidBatchItem, EidBatchRequest, EidBatchResult, EidLookupRequest, EidResult } from "@iccid/core";
+import { EidBatchRequest, EidBatchResult, EidLookupRequest, EidResult } from "@iccid/core";
 import { answerJsonBatch } from "../http/batch-answer.js";
-import { jsonEncoding } from "../http/json-encoding.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
 // As the ICCID routes: both spend a request of the rate limit, and quota for what they answer.
 const spend = { kind: "apiKey", spend: true, scope: "lookup" } as const;
-const itemJson = jsonEncoding(EidBatchItem);
 
 export const eidRoutes: Route[] = [
   defineRoute({
@@ -38,7 +36,7 @@ export const eidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { eids } = parseInput(EidBatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      await answerJsonBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids), itemJson);
+      await answerJsonBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids));
     },
   }),
 ];
