@@ -214,7 +214,7 @@ describe("Look up on the account page", () => {
     await page.context().close();
   });
 
-  it("stops on the quota with what it has, saying why and when it may go on, at 1280 px", async () => {
+  it("stops on the quota with what it has, saying why and when it may go on, and charges a second upload only for what it had not answered, at 1280 px", async () => {
     const user = await server.createAccount({ plan: "small-quota" });
     const { page, problems } = await signedIn(user, 1280, "light");
     const path = join(dir, "sims-3000.csv");
@@ -226,6 +226,18 @@ describe("Look up on the account page", () => {
     expect(readCsv(await downloaded(page)).records.length).toBe(1 + 1_000); // the header, the answered rows
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-refusal-1280", { viewport: true });
+    // With more quota, the same file again: the chunk answered before is answered from what the server
+    // kept (its Idempotency-Key is made from the chunk), so the account pays in all what one run costs.
+    const charged = await quotaUsed(user);
+    await server.setPlan("small-quota", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 10_000 });
+    await upload(page, path);
+    expect(await page.locator("#sum-rows").textContent()).toBe("3,000");
+    const other = await server.createAccount({ plan: "small-quota" });
+    const fresh = await signedIn(other, 1280, "light");
+    await upload(fresh.page, path);
+    expect(charged).toBeGreaterThan(0);
+    expect(await quotaUsed(user)).toBe(await quotaUsed(other));
+    await fresh.page.context().close();
     expect(problems).toEqual([]);
     await page.context().close();
   });

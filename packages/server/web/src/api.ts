@@ -26,15 +26,18 @@ export class ApiProblem extends Error {
   }
 }
 
-async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function send<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
   let response: Response;
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
   try {
     response = await fetch(path, {
       method,
       // Same-origin fetches carry the HttpOnly session cookie; the browser adds Origin and Sec-Fetch-Site,
       // which is what the server's CSRF check wants to see.
       credentials: "same-origin",
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
@@ -82,7 +85,7 @@ export const api = {
   usage: () => send<Usage>("GET", "/api/v1/account/usage?granularity=day"),
   // The lookup routes take the page's session as they take a key: charged and rate-limited the same.
   lookup: (iccid: string) => send<LookupResult>("POST", "/api/v1/iccid/lookup", { iccid }),
-  batch: (iccids: readonly string[]) => send<BatchResult>("POST", "/api/v1/iccid/batch", { iccids }),
+  batch: (iccids: readonly string[], idempotencyKey?: string) => send<BatchResult>("POST", "/api/v1/iccid/batch", { iccids }, idempotencyKey),
 };
 
 /**

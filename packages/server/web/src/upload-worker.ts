@@ -53,8 +53,22 @@ async function* chunksOf(blocks: AsyncGenerator<string[][]>, head: string[][]): 
   if (chunk.length > 0) yield chunk;
 }
 
+/**
+ * The Idempotency-Key of a chunk's request, made from what the chunk is (its first input row and the
+ * ICCIDs sent), as `iccid batch` makes its own: the same file uploaded again after a refusal, a Cancel or
+ * a lost connection is answered from what the server kept for the chunks it answered before, not charged
+ * twice. Without Web Crypto (a page served over plain HTTP to another host) chunks go without one.
+ */
+async function chunkKey(start: number, sent: readonly string[]): Promise<string | undefined> {
+  if (!globalThis.crypto?.subtle) return undefined;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`page\n${start}\n${JSON.stringify(sent)}`));
+  let binary = "";
+  for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte);
+  return `page-batch-${btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+}
+
 /** Each cell of a chunk's ICCID column answered: parsed here first, the well-formed ones by the server. */
-async function answer(iccids: readonly string[]): Promise<LookupOutcome[]> {
+async function answer(iccids: readonly string[], start: number): Promise<LookupOutcome[]> {
   const outcomes: (LookupOutcome | undefined)[] = [];
   const send: string[] = [];
   const at: number[] = [];
@@ -69,7 +83,7 @@ async function answer(iccids: readonly string[]): Promise<LookupOutcome[]> {
     }
   }
   if (send.length > 0) {
-    const { results } = await api.batch(send);
+    const { results } = await api.batch(send, await chunkKey(start, send));
     results.forEach((item, i) => (outcomes[at[i]!] = item.ok ? { ok: true, result: item.result } : { ok: false, input: item.input, error: item.error }));
   }
   return outcomes as LookupOutcome[];
@@ -121,7 +135,7 @@ async function run(source: UploadSource): Promise<void> {
         stop = { reason: "cancelled", detail: "Cancelled." };
         break;
       }
-      const outcomes = await answer(chunk.map((cells) => cells[layout.iccidIndex] ?? ""));
+      const outcomes = await answer(chunk.map((cells) => cells[layout.iccidIndex] ?? ""), row);
       let text = "";
       for (let i = 0; i < chunk.length; i++) {
         const cells = chunk[i]!;
