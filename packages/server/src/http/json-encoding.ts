@@ -5,7 +5,7 @@ import { sharedOnce } from "./shared-json.js";
 /** Turns a value of a schema into its JSON text. */
 export type Encode = (value: unknown) => string;
 
-type JsonSchema = Record<string, unknown> & { type?: unknown; oneOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; definitions?: unknown };
+type JsonSchema = Record<string, unknown> & { type?: unknown; properties?: Record<string, JsonSchema>; definitions?: unknown };
 
 const made = new WeakMap<z.ZodType, Encode>();
 
@@ -16,10 +16,9 @@ const made = new WeakMap<z.ZodType, Encode>();
  *   (shared-json.ts);
  * - an object with nested members (objects, arrays, nullable objects) is written member by member, each
  *   scalar one by fast-json-stringify compiled for it, each nested one by its own encoder (see `composed`);
- * - a discriminated union (a `oneOf` of objects told apart by one member's constant) is compiled branch
- *   by branch, and a value written by its branch: fast-json-stringify would pick a `oneOf` branch by
- *   validating the value against each, which costs more than JSON.stringify's whole work;
- * - any other object or value with a `oneOf` inside is written by JSON.stringify, for the same reason.
+ * - a value with a `oneOf` in it (a union, such as a batch item) is written by JSON.stringify:
+ *   fast-json-stringify would pick a `oneOf` branch by validating the value against each, which costs
+ *   more than JSON.stringify's whole work (the batch answer writes its items by JSON.stringify anyway).
  * The schema is compiled without its `required` lists: fast-json-stringify writes required members before
  * optional ones, and without them every object's members come in schema order, as JSON.stringify writes
  * the objects the services build. A value that is not of the schema's shape (not an object where the
@@ -33,7 +32,6 @@ export function jsonEncoding(schema: z.ZodType): Encode {
 }
 
 function compile(schema: JsonSchema): Encode {
-  if (schema.oneOf) return discriminated(schema) ?? JSON.stringify;
   if (schema.type === "object" && Object.values(schema.properties ?? {}).some(isNested)) return composed(schema);
   if (hasOneOf(schema)) return JSON.stringify;
   const compiled = fastJson(schema as Parameters<typeof fastJson>[0]);
@@ -119,15 +117,6 @@ function member(schema: JsonSchema): Encode {
     };
   }
   return compile(schema);
-}
-
-/** A `oneOf` of objects that one member tells apart by a constant: each branch compiled, chosen by that member. */
-function discriminated({ oneOf: branches = [], definitions }: JsonSchema): Encode | undefined {
-  const first = branches[0]?.properties ?? {};
-  const tag = Object.keys(first).find((key) => branches.every((b) => b.type === "object" && b.properties?.[key] && "const" in b.properties[key]));
-  if (tag === undefined) return undefined;
-  const byTag = new Map(branches.map((branch) => [branch.properties![tag]!.const, compile({ ...branch, ...(definitions ? { definitions } : {}) })]));
-  return (value) => (isObject(value) && byTag.get(value[tag]) ? byTag.get(value[tag])!(value) : JSON.stringify(value));
 }
 
 function onlyDeclared(value: Record<string, unknown>, declared: ReadonlySet<string>): boolean {
