@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig, type TestProjectConfiguration } from "vitest/config";
 import { sourceFirst } from "./vitest.shared.js";
 
@@ -41,4 +42,7 @@ if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
   });
 }
 
-export default defineConfig({ test: { projects } });
+// Test files run at least two at a time, even on two cores (where vitest's default is one): most of them
+// wait on real servers, PostgreSQL, Redis, Chromium and the built binaries in other processes, and each
+// file has its own database, schema, Redis prefix, ports and temp folders.
+export default defineConfig({ test: { projects, maxWorkers: Math.max(2, availableParallelism() - 1) } });
