@@ -12,10 +12,14 @@ import { costRow, row } from "../lib/table.mjs";
 const CLI = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
 const PROBE = fileURLToPath(new URL("../lib/probe.mjs", import.meta.url));
 
-async function writeCsv(path, rows) {
+/** Seeds of thousandIccids per run: more than the largest file's 3,000, so no two runs share an ICCID. */
+const SEEDS_PER_RUN = 4_000;
+let runs = 0;
+
+async function writeCsv(path, rows, firstSeed) {
   const out = createWriteStream(path);
   out.write("id,iccid\n");
-  for (let done = 0, seed = 0; done < rows; seed++) {
+  for (let done = 0, seed = firstSeed; done < rows; seed++) {
     const chunk = thousandIccids(seed).slice(0, rows - done);
     if (!out.write(chunk.map((iccid, i) => `${done + i},${iccid}`).join("\n") + "\n")) await once(out, "drain");
     done += chunk.length;
@@ -25,15 +29,19 @@ async function writeCsv(path, rows) {
 }
 
 /**
- * Runs `iccid batch` over the CSV of `rows` rows; returns the CLI's CPU time per row (µs, from its own
+ * Runs `iccid batch` over a CSV of `rows` rows; returns the CLI's CPU time per row (µs, from its own
  * getrusage at exit), the server's CPU time per row meanwhile, rows/s and the CLI's peak RSS in bytes.
+ * Each run reads ICCIDs no run before it sent: `iccid batch` asks for each chunk under an Idempotency-Key
+ * made from the chunk, and the server answers a chunk asked for again from what it kept, at next to no cost.
  */
 async function runBatch(server, dir, rows) {
+  const input = join(dir, `in-${rows}.csv`);
+  await writeCsv(input, rows, runs++ * SEEDS_PER_RUN);
   const output = join(dir, `out-${rows}.csv`);
   const probeFile = join(dir, `probe-${rows}`);
   let run;
   const [serverMicros] = await cpuDuring([server.pid], async () => {
-    run = await runCommand(process.execPath, [CLI, "batch", join(dir, `in-${rows}.csv`), "--out", output, "--concurrency", "4"], {
+    run = await runCommand(process.execPath, [CLI, "batch", input, "--out", output, "--concurrency", "4"], {
       env: {
         ...process.env,
         ICCID_API_KEY: server.key,
@@ -49,6 +57,7 @@ async function runBatch(server, dir, rows) {
   if (lines !== rows + 1) throw new Error(`iccid batch wrote ${lines - 1} rows for ${rows}`);
   const probe = JSON.parse(readFileSync(probeFile, "utf8"));
   rmSync(output);
+  rmSync(input);
   return { cost: probe.cpu / rows, serverCost: serverMicros / rows, rate: rows / (run.ms / 1000), rss: probe.rss };
 }
 
@@ -64,7 +73,6 @@ export async function cliRows({ settings }) {
   const dir = mkdtempSync(join(tmpdir(), "iccid-bench-cli-"));
   const server = await startServer("iccid");
   try {
-    await Promise.all([writeCsv(join(dir, `in-${small}.csv`), small), writeCsv(join(dir, `in-${large}.csv`), large)]);
     const all = await rounds(settings.cliRounds, { small: () => runBatch(server, dir, small), large: () => runBatch(server, dir, large) }, 0);
     const m = (figure) => medianOver(all, figure);
     const mb = (bytes) => bytes / 1024 / 1024;
