@@ -70,12 +70,13 @@ describe("unknown issuer prefixes", () => {
       }
       const batch = await call(server.url, "POST", "/api/v1/iccid/batch", {
         key,
-        body: { iccids: [card("8972000", "33333333333"), card("8999998", "44444444444"), card("894410", "5555555555555")] },
+        // An item sent with its IMSI is counted as any other.
+        body: { iccids: [card("8972000", "33333333333"), card("8999998", "44444444444"), card("894410", "5555555555555"), { iccid: card("8999998", "66666666666"), imsi: "262011234567890" }] },
       });
       expect(batch.status).toBe(200);
       const scrapeUrl = /"metrics":"(http:[^"]+)"/.exec(server.stdout())![1]!;
       const scrape = await fetch(scrapeUrl);
-      expect(sample(await scrape.text(), "iccid_lookups_unknown_issuer_total")).toBe(4);
+      expect(sample(await scrape.text(), "iccid_lookups_unknown_issuer_total")).toBe(5);
       // The counts are written at every flush and when the server stops.
       expect(await stopServerProcess(server)).toBe(0);
       stopped = true;
@@ -88,16 +89,16 @@ describe("unknown issuer prefixes", () => {
     const rows = JSON.parse(listed.stdout) as Array<{ prefix: string; count: number; first_seen: string; last_seen: string }>;
     expect(rows.map((r) => [r.prefix, r.count])).toEqual([
       ["8972000", 3],
-      ["8999998", 1],
+      ["8999998", 2],
     ]);
     for (const row of rows) {
       expect(row.first_seen).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       expect(Date.parse(row.last_seen)).toBeGreaterThanOrEqual(Date.parse(row.first_seen));
     }
     // Never the account digits: nothing past the seventh digit is kept.
-    expect(listed.stdout).not.toMatch(/1111|3333|4444/);
+    expect(listed.stdout).not.toMatch(/1111|3333|4444|6666/);
     const text = run(["issuers", "unknown"]);
-    expect(text.stdout).toMatch(/^8972000\t3\t\S+\t\S+\n8999998\t1\t\S+\t\S+\n2 unknown prefixes since /);
+    expect(text.stdout).toMatch(/^8972000\t3\t\S+\t\S+\n8999998\t2\t\S+\t\S+\n2 unknown prefixes since /);
 
     const csv = join(dir, "learned.csv");
     writeFileSync(csv, "prefix,name,country_iso2\n8972000,Learned Telecom,KZ\n");

@@ -1,6 +1,6 @@
 import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
 import type { Context } from "koa";
-import type { ChargedBatch } from "../services/lookups.js";
+import type { ChargedBatch } from "../services/batch-tally.js";
 import { AnswerBytes } from "./answer-bytes.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
 import { jsonEncoding } from "./json-encoding.js";

@@ -1,8 +1,8 @@
-import type { BatchSummary, EidBatchItem, EidResult } from "@iccid/core";
+import type { EidBatchItem, EidResult } from "@iccid/core";
 import type { EidDecoder } from "../decode/eid-decoder.js";
 import { InvalidInput } from "../domain/refusals.js";
 import type { Payer } from "../store/store.js";
-import type { ChargedBatch } from "./lookups.js";
+import { BatchTally, type ChargedBatch } from "./batch-tally.js";
 import type { Meter } from "./meter.js";
 
 /**
@@ -24,24 +24,18 @@ export class EidLookups {
 
   /** One item per input, made when asked for, in input order; after the last, the summary with the batch's charge under way (as Lookups.batch). */
   *batch(grant: Payer, inputs: readonly string[]): Generator<EidBatchItem, ChargedBatch, undefined> {
-    const answered = new Set<string>();
-    const failedInputs = new Set<string>();
-    let ok = 0;
-    let valid = 0;
+    const tally = new BatchTally();
     for (let index = 0; index < inputs.length; index++) {
       const input = inputs[index]!;
       const outcome = this.decoder.decode(input);
       if (outcome.ok) {
-        ok++;
-        if (outcome.result.valid) valid++;
-        answered.add(outcome.result.eid);
+        tally.answered(outcome.result.eid, outcome.result.valid);
         yield { index, ok: true, result: outcome.result };
       } else {
-        failedInputs.add(input);
+        tally.failed(input);
         yield { index, ok: false, input, error: outcome.error };
       }
     }
-    const summary: BatchSummary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
-    return { summary, charged: this.meter.charge(grant, answered.size) };
+    return tally.charge(this.meter, grant, inputs.length);
   }
 }

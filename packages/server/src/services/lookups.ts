@@ -1,16 +1,11 @@
-import type { BatchItem, BatchSummary, LookupRequest, LookupResult } from "@iccid/core";
+import type { BatchItem, LookupRequest, LookupResult } from "@iccid/core";
 import { withImsi, type ImsiDecoder } from "../decode/imsi-decoder.js";
 import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
 import type { Payer } from "../store/store.js";
+import { BatchTally, type ChargedBatch } from "./batch-tally.js";
 import type { Meter } from "./meter.js";
 import type { UnknownPrefixes } from "./unknown-prefixes.js";
-
-/** A batch's items are done: its summary, and its charge under way. */
-export interface ChargedBatch {
-  summary: BatchSummary;
-  charged: Promise<void>;
-}
 
 /** One batch input: an ICCID as written, or an ICCID with the SIM's IMSI beside it. */
 export type BatchInput = string | LookupRequest;
@@ -47,40 +42,32 @@ export class Lookups {
    */
   *batch(grant: Payer, inputs: readonly BatchInput[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
-    const answered = new Set<string>();
-    const failedInputs = new Set<string>();
-    let ok = 0;
-    let valid = 0;
+    const tally = new BatchTally();
     for (let index = 0; index < inputs.length; index++) {
       const item = inputs[index]!;
       const input = typeof item === "string" ? item : item.iccid;
       const imsi = typeof item === "string" ? undefined : item.imsi;
       const outcome = decoder.decode(input);
       if (!outcome.ok) {
-        failedInputs.add(imsi === undefined ? input : `${input}\n${imsi}`);
+        tally.failed(imsi === undefined ? input : `${input}\n${imsi}`);
         yield imsi === undefined ? { index, ok: false, input, error: outcome.error } : { index, ok: false, input, imsi, error: outcome.error };
         continue;
       }
+      if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
       if (imsi === undefined) {
-        ok++;
-        if (outcome.result.valid) valid++;
-        answered.add(outcome.result.iccid);
-        if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
+        tally.answered(outcome.result.iccid, outcome.result.valid);
         yield { index, ok: true, result: outcome.result };
         continue;
       }
       const imsiOutcome = this.imsis.read(imsi);
       if (!imsiOutcome.ok) {
-        failedInputs.add(`${input}\n${imsi}`);
+        tally.failed(`${input}\n${imsi}`);
         yield { index, ok: false, input, imsi, error: { ...imsiOutcome.error, field: "imsi" } };
         continue;
       }
-      ok++;
-      if (outcome.result.valid) valid++;
-      answered.add(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`);
+      tally.answered(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`, outcome.result.valid);
       yield { index, ok: true, result: withImsi(outcome.result, imsiOutcome.answer) };
     }
-    const summary = { total: inputs.length, ok, failed: inputs.length - ok, valid, invalid: ok - valid, unique: answered.size + failedInputs.size };
-    return { summary, charged: this.meter.charge(grant, answered.size) };
+    return tally.charge(this.meter, grant, inputs.length);
   }
 }
