@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Middleware } from "koa";
 import { HttpProblem } from "./problem.js";
 
@@ -12,18 +13,28 @@ export interface UnsentAnswerLimits {
 /** How often the answers are looked at: often enough that a timeout is kept within a tenth of a second or so. */
 const SWEEP_MS = 100;
 
+/** The answer a connection is sending now, and when it was first seen written in full but unsent (0 until then). */
+interface Sending {
+  res: ServerResponse;
+  since: number;
+}
+
 /**
- * What the server holds for clients that do not read. Every answer being sent is looked at every
+ * What the server holds for clients that do not read. Every connection's current answer is looked at every
  * SWEEP_MS: the bytes it still holds in the process (`writableLength`: written, not yet taken by the
  * kernel) are summed, and an answer still not sent in full `sendTimeoutMs` after it was written has its
  * connection reset (`resetAndDestroy`, which also frees what the kernel holds for it). `guard` follows every
  * request's answer from the request's start until its response closes (sent, or its connection ended),
  * and while the sum is over `unsentLimitBytes` refuses new requests with 503 and Retry-After (an answer
  * that is followed too: a client may not read that one either).
+ *
+ * Answers are followed by connection (a connection sends one at a time: connection-gate.ts), in an entry
+ * made when the connection brings its first request and dropped when it closes. An entry per answer, added
+ * and deleted on every request, kept each answer and all it refers to alive past the young generation's
+ * collections, for the old generation's to find.
  */
 export class UnsentAnswers {
-  /** Answers being sent: when they were first seen written in full but unsent (0 until then). */
-  readonly #answers = new Map<ServerResponse, number>();
+  readonly #connections = new Map<Socket, Sending>();
   #held = 0;
   #sweeper: NodeJS.Timeout | undefined;
 
@@ -51,12 +62,12 @@ export class UnsentAnswers {
   /** One look at every answer being sent: what they hold, and which ran out of time. */
   sweep(now: number): void {
     let held = 0;
-    for (const [res, since] of this.#answers) {
-      if (!res.writableEnded || res.writableFinished) continue; // still being made, or sent
+    for (const sending of this.#connections.values()) {
+      const { res } = sending;
+      if (!res.writableEnded || res.writableFinished || res.destroyed) continue; // still being made, sent, or abandoned
       held += res.writableLength;
-      if (since === 0) this.#answers.set(res, now);
-      else if (now - since >= this.limits.sendTimeoutMs) {
-        this.#answers.delete(res);
+      if (sending.since === 0) sending.since = now;
+      else if (now - sending.since >= this.limits.sendTimeoutMs) {
         this.onDrop();
         res.socket?.resetAndDestroy();
       }
@@ -67,9 +78,16 @@ export class UnsentAnswers {
   /** Follows the request's answer; refuses new work with 503 while the answers held are over the limit. */
   guard(): Middleware {
     return (ctx, next) => {
-      const res = ctx.res;
-      this.#answers.set(res, 0);
-      res.once("close", () => this.#answers.delete(res));
+      const { res } = ctx;
+      const socket = ctx.req.socket;
+      const sending = this.#connections.get(socket);
+      if (sending) {
+        sending.res = res;
+        sending.since = 0;
+      } else {
+        this.#connections.set(socket, { res, since: 0 });
+        socket.once("close", () => this.#connections.delete(socket));
+      }
       if (this.#held > this.limits.unsentLimitBytes) {
         throw new HttpProblem("unavailable", "The server holds too many answers its clients have not read; retry shortly.", {
           retry_after: 1,
