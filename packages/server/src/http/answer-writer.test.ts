@@ -1,10 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import Koa from "koa";
 import { pino } from "pino";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveKoa } from "../../test-support/koa-server.js";
 import { z } from "zod";
 import type { RouteServices } from "../routes/context.js";
 import { defineRoute } from "../routes/route.js";
@@ -36,7 +35,7 @@ const routes = [
 
 const lines: Array<Record<string, unknown>> = [];
 const log = new Writable({ write: (chunk, _enc, done) => void (lines.push(JSON.parse(String(chunk))), done()) });
-let server: Server;
+let close: () => Promise<void>;
 let base: string;
 beforeAll(async () => {
   const logger = pino({ level: "info" }, log);
@@ -46,11 +45,9 @@ beforeAll(async () => {
   app.use(problemMiddleware(logger));
   app.use(routeTable(routes, {} as RouteServices));
   app.use(unrouted());
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close } = await serveKoa(app));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
 async function send(method: string, path: string) {
   const res = await request(`${base}${path}`, { method: method as "GET" });

@@ -1,8 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveKoa } from "../../test-support/koa-server.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import { defineRoute, type RouteContext } from "./route.js";
@@ -23,7 +22,7 @@ const routes = [
   { ...answer("dotted"), path: "/v1.0/a+b" },
 ];
 
-let server: Server;
+let close: () => Promise<void>;
 let base: string;
 beforeAll(async () => {
   const app = new Koa<AppState, RouteContext>();
@@ -39,11 +38,9 @@ beforeAll(async () => {
   });
   app.use(routeTable(routes, {} as RouteServices));
   app.use(unrouted());
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close } = await serveKoa(app));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
 async function send(method: string, path: string): Promise<string> {
   const res = await request(`${base}${path}`, { method: method as "GET" });
