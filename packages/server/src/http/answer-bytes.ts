@@ -27,6 +27,12 @@ export class AnswerBytes {
   }
 
   add(piece: string): void {
+    if (piece.length >= PIECE_CHARS) {
+      // A long piece goes in as it is: joined to what is pending, it would be copied once more to flatten.
+      this.#flush();
+      this.#write(piece);
+      return;
+    }
     this.#pending += piece;
     if (this.#pending.length >= PIECE_CHARS) this.#flush();
   }
@@ -49,6 +55,10 @@ export class AnswerBytes {
   #flush(): void {
     const text = this.#pending;
     this.#pending = "";
+    if (text !== "") this.#write(text);
+  }
+
+  #write(text: string): void {
     const room = text.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
     if (!this.#buffer) this.#buffer = spare.pop() ?? Buffer.allocUnsafeSlow(Math.max(room, FIRST_BUFFER_BYTES));
     if (this.#size + room > this.#buffer.length) {

@@ -61,7 +61,8 @@ function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<
   const writeRun = () => {
     // The run's array without its brackets: its items and the commas between them.
     const json = JSON.stringify(run);
-    bytes.add(separator + json.slice(1, -1));
+    bytes.add(separator);
+    bytes.add(json.slice(1, -1));
     separator = ",";
     run.length = 0;
   };
