@@ -1,5 +1,5 @@
 import { readModemAnswer } from "./modem-answer.js";
-import { halfWidth, unquoted } from "./written-forms.js";
+import { halfWidth, unquoted, withoutSeparators } from "./written-forms.js";
 
 // The eUICC identifier (EID, GSMA SGP.02 and SGP.29): 32 decimal digits whose last two are check digits,
 // chosen so that the whole number mod 97 is 1 (ISO/IEC 7064 MOD 97-10, as for an IBAN). An EID that starts
@@ -56,7 +56,6 @@ export interface RejectedEid {
 
 export type EidParseResult = ParsedEid | RejectedEid;
 
-const SEPARATORS = /[\s\-.]+/gu;
 const DIGITS = /^[0-9]*$/;
 
 const WARNINGS: Record<EidWarningCode, Readonly<EidWarning>> = {
@@ -82,7 +81,7 @@ export function normalizeEid(input: string): { value: string; warnings: EidWarni
   const warnings: EidWarning[] = [];
   const narrow = halfWidth(input);
   if (narrow !== null) warnings.push(WARNINGS.full_width_digits);
-  let value = (narrow ?? input).replace(SEPARATORS, "").toUpperCase();
+  let value = withoutSeparators(narrow ?? input).toUpperCase();
   const inner = unquoted(value);
   if (inner !== null) {
     warnings.push(WARNINGS.quotes_stripped);

@@ -1,6 +1,6 @@
 import { readModemAnswer } from "./modem-answer.js";
 import { isRawEfIccid, swapNibbles } from "./nibble-swap.js";
-import { halfWidth, unquoted } from "./written-forms.js";
+import { halfWidth, unquoted, withoutSeparators } from "./written-forms.js";
 
 export interface NormalizedIccid {
   /** The number after reading it out of a modem answer, un-swapping a raw dump, dropping separators,
@@ -22,9 +22,6 @@ export interface NormalizedIccid {
   digitsOnly: boolean;
 }
 
-// Spaces (any Unicode whitespace), dashes and dots are separators people type or paste; they never carry
-// meaning in an ICCID.
-const SEPARATORS = /[\s\-.]+/gu;
 const LEADING_FILLER = /^F+/;
 const TRAILING_FILLER = /F+$/;
 const ALREADY_NORMAL = /^89[0-9]*$/;
@@ -68,7 +65,7 @@ function normalizeWritten(input: string): NormalizedIccid {
 /** The passes, one by one. */
 function onePass(input: string): NormalizedIccid {
   const narrow = halfWidth(input);
-  const compacted = (narrow ?? input).replace(SEPARATORS, "").toUpperCase();
+  const compacted = withoutSeparators(narrow ?? input).toUpperCase();
   const inner = unquoted(compacted);
   const whole = inner ?? compacted;
   // Filler is stripped before the answer is read, and again after: so a value never reads as an answer.

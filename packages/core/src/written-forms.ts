@@ -22,3 +22,12 @@ export function unquoted(text: string): string | null {
   while (inner.length >= 2 && QUOTE.test(inner.charAt(0)) && QUOTE.test(inner.charAt(inner.length - 1))) inner = inner.slice(1, -1);
   return inner === text ? null : inner;
 }
+
+// Spaces (any Unicode whitespace), dashes and dots are separators people type or paste between groups of
+// digits; they never carry meaning in an ICCID, an EID or an IMSI.
+const SEPARATORS = /[\s\-.]+/gu;
+
+/** The text without the separators people put between groups of digits. */
+export function withoutSeparators(text: string): string {
+  return text.replace(SEPARATORS, "");
+}

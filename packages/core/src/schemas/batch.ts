@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { BATCH_MAX_ITEMS } from "../batch-limit.js";
-import { ICCID_ERROR_CODES } from "../grammar-codes.js";
-import { IMSI_ERROR_CODES } from "../imsi.js";
+import { BATCH_ITEM_ERROR_CODES } from "../imsi.js";
 import { LookupRequest, LookupResult } from "./lookup.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/batch.js";
@@ -15,15 +14,9 @@ export const BatchRequest = z
   })
   .register(apiSchemas, { id: "BatchRequest" });
 
-/** An item fails on its ICCID's grammar, or on the grammar or MCC of the IMSI sent with it. */
-const ITEM_ERROR_CODES = [...new Set([...ICCID_ERROR_CODES, ...IMSI_ERROR_CODES])] as [
-  (typeof ICCID_ERROR_CODES)[number] | (typeof IMSI_ERROR_CODES)[number],
-  ...((typeof ICCID_ERROR_CODES)[number] | (typeof IMSI_ERROR_CODES)[number])[],
-];
-
 export const BatchItemError = z
   .object({
-    code: z.enum(ITEM_ERROR_CODES),
+    code: z.enum(BATCH_ITEM_ERROR_CODES),
     message: z.string(),
     field: z.literal("imsi").optional().describe("imsi when the item's IMSI failed; absent when its ICCID did"),
   })

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BATCH_MAX_ITEMS } from "../batch-limit.js";
 import { EID_ERROR_CODES, EID_WARNING_CODES } from "../eid.js";
 import { BatchSummary } from "./batch.js";
-import { Country } from "./lookup.js";
+import { Country } from "./country.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/eid.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Country } from "./lookup.js";
+import { Country } from "./country.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/imsi.js";
 
@@ -27,8 +27,7 @@ export const ImsiAnswer = z
       .max(3)
       .nullable()
       .describe("Two or three digits, as the network list numbers the MCC's networks; null when the list cannot tell its length"),
-    // Lazy: lookup.ts, which declares Country, also refers to this schema, and either may load first.
-    country: z.lazy(() => Country).nullable().describe("The MCC's country; null for international codes and codes of no single country"),
+    country: Country.nullable().describe("The MCC's country; null for international codes and codes of no single country"),
     network: ImsiNetwork.nullable().describe("The network the MCC and MNC name, or null when the list names none"),
     mvno: ImsiMvno.nullable().describe("The MVNO whose IMSI range holds the IMSI, where a source names one"),
   })

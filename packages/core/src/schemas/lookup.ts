@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOOKUP_WARNING_CODES } from "../grammar-codes.js";
+import { Country } from "./country.js";
 import { ImsiAnswer } from "./imsi.js";
 import { apiSchemas } from "./registry.js";
 import type * as Wire from "../types/lookup.js";
@@ -17,10 +18,6 @@ export const LookupRequest = z
       .describe("The SIM's IMSI, 14 or 15 digits (spaces and dashes aside): the answer then has imsi, its MCC, MNC and network"),
   })
   .register(apiSchemas, { id: "LookupRequest" });
-
-export const Country = z
-  .object({ iso2: z.string().length(2), name: z.string() })
-  .register(apiSchemas, { id: "Country" });
 
 /** Where an issuer answer came from. */
 export const ISSUER_ORIGINS = ["itu-e118", "numbering-rule", "curated", "custom"] as const;
@@ -124,14 +121,12 @@ export const LookupResult = z
     account_number: z.string().nullable(),
     warnings: z.array(IccidWarningSchema),
     data_version: z.string().describe("The issuer data edition the server loaded"),
-    // Lazy: imsi.ts refers to Country, declared here, and either module may load first.
-    imsi: z.lazy(() => ImsiAnswer).optional(),
+    imsi: ImsiAnswer.optional(),
   })
   .register(apiSchemas, { id: "LookupResult" });
 
 export type LookupRequest = Wire.LookupRequest;
 export type LookupResult = Wire.LookupResult;
-export type Country = Wire.Country;
 export type Issuer = Wire.Issuer;
 export type HomeNetwork = Wire.HomeNetwork;
 export type NumberingCandidate = Wire.NumberingCandidate;
