@@ -84,7 +84,6 @@ export function createApp(deps: AppDeps): IccidApp {
     lookups: new Lookups(decoder, meter, imsiDecoder(), unknownPrefixes),
     eidLookups: new EidLookups(new EidDecoder(), meter),
     idempotentRequests: new IdempotentRequests(store.idempotency, clock),
-    logger,
     usage: new UsageReport(store, clock),
     sessions: new Sessions(
       store,

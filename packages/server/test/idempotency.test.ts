@@ -120,6 +120,21 @@ describe("Idempotency-Key", () => {
     expect((await usage(user)).totals).toEqual({ requests: 0, lookups: 0 });
   });
 
+  it("runs a request again once its claim is abandoned: held 5 minutes by an instance that never answered", async () => {
+    const user = await server.createAccount();
+    const body = JSON.stringify({ iccid: iccid(13) });
+    const id = { accountId: user.id, route: "/api/v1/iccid/lookup", key: "abandoned" };
+    const fingerprint = createHash("sha256").update(body).digest("hex");
+    expect(await server.store.idempotency.claimIdempotencyKey({ id, fingerprint, at: now, expiredBefore: 0, abandonedBefore: 0 })).toBe("claimed");
+    const send = () => call(server.url, "POST", "/api/v1/iccid/lookup", { key: user.apiKey, raw: body, headers: { "content-type": "application/json", "idempotency-key": "abandoned" } });
+    now += 4 * 60_000;
+    expect((await send()).body.code).toBe("idempotency_key_in_use");
+    now += 60_000 + 1_000;
+    const ran = await send();
+    expect([ran.status, ran.headers["idempotent-replayed"]]).toEqual([200, undefined]);
+    expect((await usage(user)).totals).toEqual({ requests: 1, lookups: 1 });
+  });
+
   it("runs concurrent duplicates once: every other answer is a replay or a 409", async () => {
     const user = await server.createAccount();
     const iccids = Array.from({ length: 1000 }, (_, i) => iccid(5000 + i));

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Context, Middleware } from "koa";
+import type { Context, Middleware, ParameterizedContext } from "koa";
 import type { Logger } from "pino";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { Encode } from "./json-encoding.js";
@@ -15,6 +15,14 @@ export interface DeclaredAnswer {
   status: number;
   /** From the route's response schema; absent for answers without a JSON body. */
   encode?: Encode;
+}
+
+/** An answer as the answer writer is about to send it: its status, type, bytes, and the body before encoding. */
+export interface WrittenAnswer {
+  status: number;
+  contentType: string;
+  bytes: Buffer;
+  value: unknown;
 }
 
 /** The headers every answer carries besides its own, also the ones written to a bare socket. */
@@ -42,22 +50,40 @@ export function commonFields(requestId: string, rateLimit?: RateLimitState): str
 export function answerWriter(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     ctx.state.requestId = requestIdOf(ctx.get("X-Request-Id"));
-    await next();
-    if (ctx.res.headersSent) return;
-    const value: unknown = ctx.body;
+    let written: WrittenAnswer | undefined;
     try {
-      encodeBody(ctx);
-    } catch (error) {
-      logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "answer not encodable");
-      const problem = new HttpProblem("internal_error", "An unexpected error occurred; quote the request id when asking for help.");
-      ctx.status = problem.status;
-      ctx.set("Content-Type", "application/problem+json");
-      ctx.body = Buffer.from(JSON.stringify(problem.body(ctx.state.requestId)));
+      await next();
+      if (ctx.res.headersSent) return;
+      written = encodeAnswer(ctx, logger);
+    } finally {
+      if (ctx.state.settleClaim) await settleClaim(ctx, written, logger);
     }
-    const keep = ctx.state.keepAnswer;
-    if (keep) await keep({ status: ctx.status, contentType: ctx.response.get("Content-Type"), bytes: bodyBytes(ctx.body), value });
     addFields(ctx.res, commonFields(ctx.state.requestId, ctx.state.rateLimit));
   };
+}
+
+/** Encodes the answer the chain decided (answer-writer's rules above) and says what it is. */
+function encodeAnswer(ctx: ParameterizedContext<AppState>, logger: Logger): WrittenAnswer {
+  const value: unknown = ctx.body;
+  try {
+    encodeBody(ctx);
+  } catch (error) {
+    logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "answer not encodable");
+    const problem = new HttpProblem("internal_error", "An unexpected error occurred; quote the request id when asking for help.");
+    ctx.status = problem.status;
+    ctx.set("Content-Type", "application/problem+json");
+    ctx.body = Buffer.from(JSON.stringify(problem.body(ctx.state.requestId)));
+  }
+  return { status: ctx.status, contentType: ctx.response.get("Content-Type"), bytes: bodyBytes(ctx.body), value };
+}
+
+/** Settles an Idempotency-Key's claim; a store that fails here leaves it pending (409 until abandoned), logged. */
+async function settleClaim(ctx: ParameterizedContext<AppState>, written: WrittenAnswer | undefined, logger: Logger): Promise<void> {
+  try {
+    await ctx.state.settleClaim!(written);
+  } catch (error) {
+    logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "idempotent answer not kept");
+  }
 }
 
 /** A plain object or array body becomes its JSON bytes; any other body (bytes, text, none) stays as it is. */

@@ -1,5 +1,4 @@
 import type { Middleware, Next, ParameterizedContext } from "koa";
-import type { Logger } from "pino";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";
 import type { StoredAnswer } from "../store/store.js";
 import { readBodyAhead } from "./json-body.js";
@@ -8,14 +7,6 @@ import type { AppState } from "./state.js";
 
 /** 1 to 255 printable ASCII characters (docs/api.md, "Idempotency"). */
 const WELL_FORMED_KEY = /^[\x20-\x7e]{1,255}$/;
-
-/** An answer as the answer writer is about to send it: its status, type, bytes, and the body before encoding. */
-export interface WrittenAnswer {
-  status: number;
-  contentType: string;
-  bytes: Buffer;
-  value: unknown;
-}
 
 /** What a route's requests with an Idempotency-Key keep for their replays. */
 export interface IdempotentRoute {
@@ -27,11 +18,12 @@ export interface IdempotentRoute {
  * Idempotency-Key, after the route's auth and rate limit: a request without the header runs as ever. With
  * it, the body is read ahead and the key claimed for the account and route (IdempotentRequests): a request
  * seen before is answered what it was answered, with `Idempotent-Replayed: true`, and not run. A claimed
- * request runs, and the answer writer hands its answer to `ctx.state.keepAnswer`: a 2xx answer is kept
- * for replays; any other did nothing (refused before it was run or charged), so the key is released and
- * the same request may run again. A request that ends without an answer written releases it too.
+ * request runs, and once its handling has ended the answer writer hands its answer to `ctx.state.settleClaim`:
+ * a 2xx answer is kept for replays; any other did nothing (refused before it was run or charged), so the
+ * key is released and the same request may run again; so is it when no answer was written. Never on the
+ * client's going away: a handler still running may yet charge, and its answer must then be kept.
  */
-export function idempotency(requests: IdempotentRequests, route: IdempotentRoute, accountOf: (state: AppState) => string, limitBytes: number, logger: Logger): Middleware<AppState> {
+export function idempotency(requests: IdempotentRequests, route: IdempotentRoute, accountOf: (state: AppState) => string, limitBytes: number): Middleware<AppState> {
   // Not async: a request without the header (nearly all of them) costs one header read, no promise.
   return (ctx, next) => {
     const key = ctx.req.headers["idempotency-key"];
@@ -53,23 +45,12 @@ export function idempotency(requests: IdempotentRequests, route: IdempotentRoute
       return;
     }
     const claimed = decision.run;
-    let settled = false;
-    const settle = async (answer: StoredAnswer | undefined) => {
-      if (settled) return;
-      settled = true;
-      try {
-        await (answer ? claimed.keep(answer) : claimed.release());
-      } catch (error) {
-        // A claim left pending answers 409 to its duplicates until it counts as abandoned.
-        logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "idempotent answer not kept");
-      }
-    };
-    ctx.state.keepAnswer = ({ status, contentType, bytes, value }) => {
-      if (status < 200 || status > 299) return settle(undefined);
+    ctx.state.settleClaim = (answer) => {
+      if (answer === undefined || answer.status < 200 || answer.status > 299) return claimed.release();
+      const { status, contentType, bytes, value } = answer;
       const body = route.replayBody ? JSON.stringify(route.replayBody(value)) : bytes.toString("utf8");
-      return settle({ status, contentType, body });
+      return claimed.keep({ status, contentType, body });
     };
-    ctx.res.once("close", () => void settle(undefined));
     await next();
   }
 }

@@ -1,8 +1,7 @@
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { ActiveSession } from "../services/sessions.js";
 import type { Payer } from "../store/store.js";
-import type { DeclaredAnswer } from "./answer-writer.js";
-import type { WrittenAnswer } from "./idempotency.js";
+import type { DeclaredAnswer, WrittenAnswer } from "./answer-writer.js";
 
 /** What middleware leaves on `ctx.state` for the handlers after it. */
 export interface AppState {
@@ -16,6 +15,9 @@ export interface AppState {
   /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
   rateLimit?: RateLimitState;
   session: ActiveSession;
-  /** Set for a request claimed by its Idempotency-Key: the answer writer hands it the answer before it goes out. */
-  keepAnswer?: (answer: WrittenAnswer) => Promise<void>;
+  /**
+   * Set for a request claimed by its Idempotency-Key: the answer writer settles the claim with the answer
+   * before it goes out, or with none when the request ended without one.
+   */
+  settleClaim?: (answer: WrittenAnswer | undefined) => Promise<void>;
 }

@@ -2,7 +2,6 @@ import type { DecoderSource } from "../decode/live-decoder.js";
 import type { AccountRateLimiter } from "../limits/rate-limit.js";
 import type { UsageReadLimit } from "../limits/usage-read-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
-import type { Logger } from "pino";
 import type { AuditTrail } from "../services/audit-trail.js";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";
 import type { EidLookups } from "../services/eid-lookups.js";
@@ -29,7 +28,6 @@ export interface RouteServices {
   sessions: Sessions;
   readiness: Readiness;
   idempotentRequests: IdempotentRequests;
-  logger: Logger;
   /**
    * The OpenAPI document as served, serialised once. createApp builds it from the route table and hands it
    * in: the route that serves it is in that table, so it cannot import the table itself.

@@ -50,7 +50,7 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
     });
   }
   // After the rate limit: a replay is a request like any other, and spends it.
-  if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf, s.settings.bodyLimitBytes, s.logger));
+  if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf, s.settings.bodyLimitBytes));
   return chain;
 }
 

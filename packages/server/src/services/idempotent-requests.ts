@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { sha256Hex } from "../auth/secrets.js";
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../domain/refusals.js";
 import type { IdempotencyStore, IdempotentRequestId, StoredAnswer } from "../store/store.js";
 import type { Clock } from "../time.js";
@@ -40,7 +40,7 @@ export class IdempotentRequests {
 
   async begin(id: IdempotentRequestId, body: string): Promise<IdempotencyDecision> {
     const at = this.clock.now();
-    const fingerprint = hash("sha256", body, "hex");
+    const fingerprint = sha256Hex(body);
     this.#sweep(at);
     const found = await this.store.claimIdempotencyKey({
       id,
