@@ -125,7 +125,6 @@ async function run(source: UploadSource): Promise<void> {
       head.push(...next.value);
     }
     const layout = source.kind === "lines" ? LINES_LAYOUT : head[0] ? detectCsvLayout(head[0], head[1], source.column) : LINES_LAYOUT;
-    post({ type: "layout", layout });
     parts.push(new Blob([csvLine(answersHeader(layout.columns))]));
     const width = layout.columns.length;
     let row = 0;
@@ -148,16 +147,14 @@ async function run(source: UploadSource): Promise<void> {
         if (rowOutcome(outcome) !== "valid" && failed.length < PREVIEW_ROWS) failed.push(previewRow(row, input, outcome));
       }
       parts.push(new Blob([text]));
-      if (row === chunk.length) post({ type: "preview", rows: mergedPreview(first, failed) });
-      post({ type: "progress", rows: row, bytes: count.bytes, totalBytes, tally });
+      post({ type: "progress", rows: row, bytes: count.bytes, totalBytes });
     }
   } catch (error) {
     stop = stopOf(error);
   } finally {
     await blocks.return(undefined);
   }
-  post({ type: "preview", rows: mergedPreview(first, failed) });
-  post({ type: "done", csv: new Blob(parts, { type: "text/csv" }), tally, ...(stop && { stop }) });
+  post({ type: "done", csv: new Blob(parts, { type: "text/csv" }), tally, rows: mergedPreview(first, failed), ...(stop && { stop }) });
 }
 
 /** The first rows and the first failed rows, each once, in input order. */
