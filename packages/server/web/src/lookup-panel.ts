@@ -187,9 +187,8 @@ export class LookupPanel {
     this.#run = undefined;
     this.#progress.hidden = true;
     this.#busy(false);
-    if (stop?.code === "not_authenticated" || stop?.code === "missing_api_key") {
-      if (this.sessionLost(new ApiProblem(401, stop.code, stop.detail, undefined))) return;
-    }
+    // A stop by the server is its problem again, so that ApiProblem's rule says whether the session ended.
+    if (stop?.status !== undefined && stop.code !== undefined && this.sessionLost(new ApiProblem(stop.status, stop.code, stop.detail, undefined))) return;
     this.#answer.replaceChildren(resultsView({ tally, rows, csv, fileName, ...(stop && { stop }) }));
     announce(stop ? stopWords(stop) : `Done: ${plural(tally.rows, "row", "rows")}, ${formatCount(tally.valid)} valid.`);
     // Focus moves at the next frame, with the layout that frame does anyway, not in this task.

@@ -41,6 +41,8 @@ export interface Stop {
   reason: "cancelled" | "refused" | "failed";
   /** The server's words (or the reader's), for the user. */
   detail: string;
+  /** The HTTP status when the call failed (0 when the server could not be reached); with `code`, the page tells a lost session by it. */
+  status?: number;
   /** The problem code when the server refused (quota_exceeded, rate_limited, …). */
   code?: string;
   /** When the server says going on is worth it, in seconds from now. */

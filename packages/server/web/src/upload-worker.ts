@@ -98,7 +98,7 @@ function previewRow(row: number, input: string, outcome: LookupOutcome): Preview
 function stopOf(error: unknown): Stop {
   if (error instanceof ApiProblem) {
     const reason = error.status === 0 || error.status >= 500 ? "failed" : "refused";
-    return { reason, detail: error.detail, code: error.code, ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }) };
+    return { reason, detail: error.detail, status: error.status, code: error.code, ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }) };
   }
   if (error instanceof UnreadableFile) return { reason: "failed", detail: error.message };
   return { reason: "failed", detail: error instanceof Error ? error.message : String(error) };
