@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describeSelection, projectNames, selectionLines } from "./test-selection.mjs";
+import { BROWSER_TESTS } from "../packages/server/test/e2e/browser-tests.mjs";
 import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
 
 const skipped = [];
@@ -29,7 +30,7 @@ async function chromium() {
     if (apt(["update", "-qq"]) === 0 && apt(["install", "-y", "-qq", "chromium"]) === 0 && existsSync(path)) return;
   }
   const why = !hasApt ? "no apt-get on this machine" : !(root || sudo) ? "not root and no password-less sudo" : "apt-get install chromium failed";
-  skipped.push(`browser tests (server: test/e2e/account.test.ts, test/e2e/usage-chart.test.ts, test/e2e/page-lookup.test.ts): no Chromium at ${path} and ${why}; install Chromium or set ICCID_CHROMIUM`);
+  skipped.push(`browser tests (server: ${BROWSER_TESTS.join(", ")}): no Chromium at ${path} and ${why}; install Chromium or set ICCID_CHROMIUM`);
   process.env.ICCID_SKIP_BROWSER = "1";
 }
 

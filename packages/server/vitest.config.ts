@@ -1,5 +1,6 @@
 import { defineProject, mergeConfig } from "vitest/config";
 import { sourceFirst } from "../../vitest.shared.js";
+import { BROWSER_TESTS } from "./test/e2e/browser-tests.mjs";
 
 export default mergeConfig(
   sourceFirst,
@@ -8,8 +9,8 @@ export default mergeConfig(
       name: "server",
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       // Several instances on one PostgreSQL and one Redis: run by the server-postgres project (root config).
-      // The browser test is left out only when `npm test` found no Chromium and could not install one (it says so).
-      exclude: ["test/scale-out/**", ...(process.env.ICCID_SKIP_BROWSER === "1" ? ["test/e2e/account.test.ts", "test/e2e/usage-chart.test.ts", "test/e2e/page-lookup.test.ts"] : [])],
+      // The browser tests are left out only when `npm test` found no Chromium and could not install one (it says so).
+      exclude: ["test/scale-out/**", ...(process.env.ICCID_SKIP_BROWSER === "1" ? BROWSER_TESTS : [])],
       // test/command.test.ts spawns the built iccid-server.
       globalSetup: ["../../vitest.build-setup.ts"],
       // Tests that spawn the binary a few times take 20-25 s on a busy 2-core machine: a hang detector only.

@@ -1,4 +1,4 @@
-import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid } from "@iccid/core/grammar";
+import { BATCH_MAX_ITEMS, BATCH_MAX_WIRE_INPUT, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid } from "@iccid/core/grammar";
 import type { BatchItem, BatchResult } from "@iccid/core/types";
 import { checkedBody, invalidResponse } from "./response-body.js";
 import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
@@ -66,10 +66,6 @@ interface Chunk {
   /** The answer's body as bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
   response?: HttpResponse<Buffer> | undefined;
 }
-
-// A valid ICCID is at most 22 characters; written with separators it rarely needs more than 64. Longer
-// inputs go out normalised so that a chunk never nears the server's per-item (256) and body limits.
-const MAX_WIRE_INPUT = 64;
 
 /** The batch endpoint: every chunk's request is this, with the chunk's ICCIDs as its body. */
 const BATCH_CALL = { method: "POST", path: "/iccid/batch", auth: "api_key", idempotent: true } as const satisfies RequestSpec;
@@ -190,7 +186,7 @@ async function* runChunks<T>(
       const parsed = parseIccid(value);
       if (parsed.ok) {
         offsets.push(offset);
-        send.push(parsed.input.length <= MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
+        send.push(parsed.input.length <= BATCH_MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
         items.push(undefined);
       } else {
         items.push({ index: chunk.start + offset, ok: false, input: parsed.input, error: parsed.error });

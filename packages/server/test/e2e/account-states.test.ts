@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
+import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
+import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 
 // The states a user meets besides the happy path: locked out of sign-in (the page says until when), a
 // session that ended under the page (the form keeps the email), a period without lookups (no made-up
@@ -29,22 +29,16 @@ async function open(width: number, path = "/account"): Promise<{ page: Page; pro
   return { page, problems, close: () => context.close() };
 }
 
-async function signIn(page: Page, account: TestAccount, password = account.password): Promise<void> {
-  await page.locator("#sign-in-email").fill(account.email);
-  await page.locator("#sign-in-password").fill(password);
-  await page.locator("#sign-in-password").press("Enter");
-}
-
 describe("account page states", () => {
   it("says when sign-in can be tried again after too many attempts", async () => {
     const account = await server.createAccount();
     const { page, problems, close } = await open(1280);
     for (let i = 0; i < 2; i++) {
-      await signIn(page, account, "a-wrong-guess");
+      await signIn(page, account.email, "a-wrong-guess");
       await expect.poll(() => page.getByRole("alert").textContent()).toContain("email or password is wrong");
       await page.locator("#sign-in-error").evaluate((node) => (node.textContent = ""));
     }
-    await signIn(page, account);
+    await signIn(page, account.email, account.password);
     // 15 minutes from the server's Retry-After, and the clock time (the context's zone is UTC).
     await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/^Too many sign-in attempts\. Try again in 15 minutes \(at \d{1,2}:\d{2}\s?[AP]M\)\.$/);
     expect(await page.getByRole("alert").textContent()).not.toMatch(/later/);
@@ -57,7 +51,7 @@ describe("account page states", () => {
   it("keeps the email on the sign-in form when the session ends under the page", async () => {
     const account = await server.createAccount();
     const { page, problems, close } = await open(1280);
-    await signIn(page, account);
+    await signIn(page, account.email, account.password);
     await page.getByRole("heading", { name: "Your account" }).waitFor();
     // The session ends elsewhere (expired, or signed out in another tab): the next call finds it gone.
     const cookies = await page.context().cookies();
@@ -81,7 +75,7 @@ describe("account page states", () => {
     it(`draws a period without lookups without a y axis, saying so (${width} px)`, async () => {
       const account = await server.createAccount();
       const { page, problems, close } = await open(width);
-      await signIn(page, account);
+      await signIn(page, account.email, account.password);
       const chart = page.locator("#usage-chart svg.chart");
       await chart.waitFor();
       expect(await chart.locator("text.y-tick").count()).toBe(0);

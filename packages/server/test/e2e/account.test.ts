@@ -2,7 +2,7 @@ import { AuthenticationError, IccidClient, luhnCheckDigit } from "@iccid/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test-support/index.js";
-import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
+import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 
 // The account page in a real browser, end to end: sign in, create a key, use it through the SDK, watch the
 // usage move, revoke it, see the SDK refused, sign out. Each state is saved as a screenshot in
@@ -50,8 +50,7 @@ describe("account page", () => {
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("email or password is wrong");
     await screenshot(page, "02-sign-in-error");
 
-    await page.getByLabel("Password").fill(server.owner.password);
-    await page.getByLabel("Password").press("Enter");
+    await signIn(page, server.owner.email, server.owner.password);
     await page.getByRole("heading", { name: "Your account" }).waitFor();
     await expect.poll(() => page.locator("#who-email").textContent()).toBe(server.owner.email);
     const usedNow = () => page.locator("#quota-used").textContent();

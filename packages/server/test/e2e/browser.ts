@@ -47,9 +47,23 @@ export function watchPage(page: Page, origin: string): { problems: string[] } {
   return { problems };
 }
 
-/** A fixed locale and zone so screenshots read the same on every machine. */
-export async function newContext(browser: Browser, viewport: { width: number; height: number }): Promise<BrowserContext> {
-  return browser.newContext({ viewport, locale: "en-US", timezoneId: "UTC", colorScheme: "light", reducedMotion: "reduce" });
+/**
+ * A fixed locale and zone so screenshots read the same on every machine; light unless `colorScheme` says
+ * otherwise. Downloads are accepted (Playwright's default), so a test can read the files the page saves.
+ */
+export async function newContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  { colorScheme = "light" }: { colorScheme?: "light" | "dark" } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({ viewport, locale: "en-US", timezoneId: "UTC", colorScheme, reducedMotion: "reduce" });
+}
+
+/** Types the email and password into the sign-in form and presses Enter; the caller waits for what follows. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.locator("#sign-in-email").fill(email);
+  await page.locator("#sign-in-password").fill(password);
+  await page.locator("#sign-in-password").press("Enter");
 }
 
 /** The whole page by default; `viewport` for modal states, where a full-page shot cuts the backdrop off. */

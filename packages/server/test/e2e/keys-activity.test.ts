@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
+import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 
 // The account page's key scopes, expiry, rolling and Activity list in a real browser, at desk and phone
 // width: create a usage-only key expiring in 90 days, roll it keeping the old one for 24 hours, and read
@@ -30,9 +30,7 @@ describe.each([
     const page = await context.newPage();
     const watch = watchPage(page, server.url);
     await page.goto(`${server.url}/account`);
-    await page.getByLabel("Email").fill(account.email);
-    await page.getByLabel("Password").fill(account.password);
-    await page.getByLabel("Password").press("Enter");
+    await signIn(page, account.email, account.password);
     await page.getByRole("heading", { name: "Your account" }).waitFor();
 
     // A key for a dashboard: reading usage only, expiring in 90 days.

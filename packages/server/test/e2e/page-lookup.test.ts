@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, screenshot, watchPage } from "./browser.js";
+import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 
 // The account page's Look up card in Chromium: one number, three pasted, a 20,000-row CSV whose answers
 // file must equal the one the built `iccid batch` writes for the same file, with usage up by exactly the
@@ -90,13 +90,11 @@ function chargedIccids(csv: string): Set<string> {
 }
 
 async function signedIn(account: TestAccount, width: number, colorScheme: "light" | "dark"): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 812 }, locale: "en-US", timezoneId: "UTC", colorScheme, reducedMotion: "reduce", acceptDownloads: true });
+  const context = await newContext(browser, { width, height: width > 500 ? 900 : 812 }, { colorScheme });
   const page = await context.newPage();
   const { problems } = watchPage(page, server.url);
   await page.goto(`${server.url}/account`);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByLabel("Password").press("Enter");
+  await signIn(page, account.email, account.password);
   await page.getByRole("heading", { name: "Look up" }).waitFor();
   return { page, problems };
 }

@@ -38,7 +38,6 @@ export class LookupPanel {
   readonly #error = byId("lookup-error");
   readonly #answer = byId("lookup-answer");
   #run: UploadRun | undefined;
-  #preview: PreviewRow[] = [];
 
   /**
    * `sessionLost` takes over when a call failed because the session ended, and then returns true;
@@ -169,7 +168,6 @@ export class LookupPanel {
   /** Starts the worker on many rows; `lines` is their count when known up front (pasted), else 0. */
   #start(source: ConstructorParameters<typeof UploadRun>[0], fileName: string, lines: number): void {
     this.#busy(true);
-    this.#preview = [];
     this.#answer.replaceChildren();
     this.#progress.hidden = false;
     this.#cancel.disabled = false;
@@ -181,19 +179,17 @@ export class LookupPanel {
         this.#bar.value = lines > 0 ? rows / lines : totalBytes > 0 ? bytes / totalBytes : 0;
         if (!this.#cancel.disabled) this.#barLabel.textContent = `Looked up ${plural(rows, "row", "rows")}…`;
       },
-      onPreview: (rows) => (this.#preview = rows),
-      onDone: (csv, tally, stop) => this.#done(csv, tally, stop, fileName),
+      onDone: (csv, tally, rows, stop) => this.#done(csv, tally, rows, stop, fileName),
     });
   }
 
-  #done(csv: Blob, tally: Tally, stop: Stop | undefined, fileName: string): void {
+  #done(csv: Blob, tally: Tally, rows: PreviewRow[], stop: Stop | undefined, fileName: string): void {
     this.#run = undefined;
     this.#progress.hidden = true;
     this.#busy(false);
-    if (stop?.code === "not_authenticated" || stop?.code === "missing_api_key") {
-      if (this.sessionLost(new ApiProblem(401, stop.code, stop.detail, undefined))) return;
-    }
-    this.#answer.replaceChildren(resultsView({ tally, rows: this.#preview, csv, fileName, ...(stop && { stop }) }));
+    // A stop by the server is its problem again, so that ApiProblem's rule says whether the session ended.
+    if (stop?.status !== undefined && stop.code !== undefined && this.sessionLost(new ApiProblem(stop.status, stop.code, stop.detail, undefined))) return;
+    this.#answer.replaceChildren(resultsView({ tally, rows, csv, fileName, ...(stop && { stop }) }));
     announce(stop ? stopWords(stop) : `Done: ${plural(tally.rows, "row", "rows")}, ${formatCount(tally.valid)} valid.`);
     // Focus moves at the next frame, with the layout that frame does anyway, not in this task.
     requestAnimationFrame(() => byId("download-csv").focus());

@@ -1,4 +1,4 @@
-import type { CsvLayout, RowOutcome } from "@iccid/core/grammar";
+import type { RowOutcome } from "@iccid/core/grammar";
 
 // What the page and the upload worker say to each other. The worker reads the input, asks the batch
 // endpoint, and builds the answers file; the page only draws what it is told, so it stays responsive
@@ -41,6 +41,8 @@ export interface Stop {
   reason: "cancelled" | "refused" | "failed";
   /** The server's words (or the reader's), for the user. */
   detail: string;
+  /** The HTTP status when the call failed (0 when the server could not be reached); with `code`, the page tells a lost session by it. */
+  status?: number;
   /** The problem code when the server refused (quota_exceeded, rate_limited, …). */
   code?: string;
   /** When the server says going on is worth it, in seconds from now. */
@@ -48,10 +50,11 @@ export interface Stop {
 }
 
 export type WorkerMessage =
-  /** How the file is read: its columns and which one holds the ICCIDs. */
-  | { type: "layout"; layout: CsvLayout }
-  | { type: "progress"; rows: number; bytes: number; totalBytes: number; tally: Tally }
-  /** Rows for the table: the first ones, and the first that are not valid (for "show only failed rows"). */
-  | { type: "preview"; rows: PreviewRow[] }
-  /** The run is over: every row answered so far as the answers file, and why it ended early, if it did. */
-  | { type: "done"; csv: Blob; tally: Tally; stop?: Stop };
+  /** After each chunk: the rows answered so far, and how much of a file is read. */
+  | { type: "progress"; rows: number; bytes: number; totalBytes: number }
+  /**
+   * The run is over: every row answered so far as the answers file, their counts, the rows for the table
+   * (the first ones, and the first that are not valid, for "show only failed rows"), and why it ended
+   * early, if it did.
+   */
+  | { type: "done"; csv: Blob; tally: Tally; rows: PreviewRow[]; stop?: Stop };

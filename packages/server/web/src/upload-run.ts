@@ -5,9 +5,9 @@ import type { PreviewRow, Stop, Tally, UploadSource, WorkerMessage } from "./upl
 // the page's CSP wants), hands on what the worker says, and ends the worker when the run is over.
 
 export interface RunEvents {
-  onProgress(rows: number, bytes: number, totalBytes: number, tally: Tally): void;
-  onPreview(rows: PreviewRow[]): void;
-  onDone(csv: Blob, tally: Tally, stop: Stop | undefined): void;
+  onProgress(rows: number, bytes: number, totalBytes: number): void;
+  /** `rows` are the rows for the table: the first ones and the first that are not valid. */
+  onDone(csv: Blob, tally: Tally, rows: PreviewRow[], stop: Stop | undefined): void;
 }
 
 export class UploadRun {
@@ -16,17 +16,16 @@ export class UploadRun {
   constructor(source: UploadSource, events: RunEvents) {
     this.#worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
-      if (message.type === "progress") events.onProgress(message.rows, message.bytes, message.totalBytes, message.tally);
-      else if (message.type === "preview") events.onPreview(message.rows);
+      if (message.type === "progress") events.onProgress(message.rows, message.bytes, message.totalBytes);
       else if (message.type === "done") {
         this.#worker.terminate();
-        events.onDone(message.csv, message.tally, message.stop);
+        events.onDone(message.csv, message.tally, message.rows, message.stop);
       }
     };
     this.#worker.onerror = (event) => {
       event.preventDefault();
       this.#worker.terminate();
-      events.onDone(new Blob([]), emptyTally(), { reason: "failed", detail: `The upload stopped: ${event.message || "its worker failed"}.` });
+      events.onDone(new Blob([]), emptyTally(), [], { reason: "failed", detail: `The upload stopped: ${event.message || "its worker failed"}.` });
     };
     this.#worker.postMessage({ type: "start", source });
   }

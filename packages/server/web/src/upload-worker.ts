@@ -1,4 +1,4 @@
-import { answersHeader, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
+import { answersHeader, BATCH_MAX_ITEMS, BATCH_MAX_WIRE_INPUT, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
 import { api, ApiProblem } from "./api.js";
 import { countOutcome, emptyTally } from "./answer-tally.js";
 import { fileRecords, UnreadableFile, type ReadCount } from "./upload-records.js";
@@ -15,11 +15,10 @@ import type { PageMessage, PreviewRow, Stop, UploadSource, WorkerMessage } from 
 const scope = globalThis as unknown as { postMessage(message: WorkerMessage): void; onmessage: ((event: MessageEvent<PageMessage>) => void) | null };
 const post = (message: WorkerMessage): void => scope.postMessage(message);
 
-const CHUNK_ROWS = 1_000;
+/** Rows per batch request: as many as one may carry. */
+const CHUNK_ROWS = BATCH_MAX_ITEMS;
 /** Rows the table may show: the first ones, and as many of the first that are not valid. */
 const PREVIEW_ROWS = 50;
-/** An input longer than this goes out as its digits, as the SDK sends it (the server takes 256 at most). */
-const MAX_WIRE_INPUT = 64;
 const LINES_LAYOUT: CsvLayout = { hasHeader: false, columns: ["input"], iccidIndex: 0 };
 
 let cancelled = false;
@@ -76,7 +75,7 @@ async function answer(iccids: readonly string[], start: number): Promise<LookupO
     const parsed = parseIccid(iccid);
     if (parsed.ok) {
       at.push(outcomes.length);
-      send.push(parsed.input.length <= MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
+      send.push(parsed.input.length <= BATCH_MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
       outcomes.push(undefined);
     } else {
       outcomes.push({ ok: false, input: parsed.input, error: parsed.error });
@@ -99,7 +98,7 @@ function previewRow(row: number, input: string, outcome: LookupOutcome): Preview
 function stopOf(error: unknown): Stop {
   if (error instanceof ApiProblem) {
     const reason = error.status === 0 || error.status >= 500 ? "failed" : "refused";
-    return { reason, detail: error.detail, code: error.code, ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }) };
+    return { reason, detail: error.detail, status: error.status, code: error.code, ...(error.retryAfterSeconds !== undefined && { retryAfterSeconds: error.retryAfterSeconds }) };
   }
   if (error instanceof UnreadableFile) return { reason: "failed", detail: error.message };
   return { reason: "failed", detail: error instanceof Error ? error.message : String(error) };
@@ -126,7 +125,6 @@ async function run(source: UploadSource): Promise<void> {
       head.push(...next.value);
     }
     const layout = source.kind === "lines" ? LINES_LAYOUT : head[0] ? detectCsvLayout(head[0], head[1], source.column) : LINES_LAYOUT;
-    post({ type: "layout", layout });
     parts.push(new Blob([csvLine(answersHeader(layout.columns))]));
     const width = layout.columns.length;
     let row = 0;
@@ -149,16 +147,14 @@ async function run(source: UploadSource): Promise<void> {
         if (rowOutcome(outcome) !== "valid" && failed.length < PREVIEW_ROWS) failed.push(previewRow(row, input, outcome));
       }
       parts.push(new Blob([text]));
-      if (row === chunk.length) post({ type: "preview", rows: mergedPreview(first, failed) });
-      post({ type: "progress", rows: row, bytes: count.bytes, totalBytes, tally });
+      post({ type: "progress", rows: row, bytes: count.bytes, totalBytes });
     }
   } catch (error) {
     stop = stopOf(error);
   } finally {
     await blocks.return(undefined);
   }
-  post({ type: "preview", rows: mergedPreview(first, failed) });
-  post({ type: "done", csv: new Blob(parts, { type: "text/csv" }), tally, ...(stop && { stop }) });
+  post({ type: "done", csv: new Blob(parts, { type: "text/csv" }), tally, rows: mergedPreview(first, failed), ...(stop && { stop }) });
 }
 
 /** The first rows and the first failed rows, each once, in input order. */
