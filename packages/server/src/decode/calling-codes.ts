@@ -1,4 +1,6 @@
+import type { Country } from "@iccid/core";
 import metadata from "libphonenumber-js/metadata.min.json";
+import { countryObject } from "./issuer-answer.js";
 
 /** Codes of international networks (ITU "Global" ranges): they name no country. */
 const INTERNATIONAL = new Set(["870", "881", "882", "883", "888"]);
@@ -15,6 +17,8 @@ export interface CallingCodeTable {
   ofIccid(digits: string): string | null;
   /** ISO countries sharing a code, the main country first; empty for international networks. */
   countries(code: string): readonly string[];
+  /** The country a calling code names on its own: only a code of exactly one country names one (not 1, 7, 44 …). */
+  soleCountry(code: string): Country | null;
   /** The calling code of an ISO country, or null. */
   codeOf(iso2: string): string | null;
 }
@@ -52,6 +56,10 @@ export function callingCodeTable(): CallingCodeTable {
     ofIccid: (digits) => codeAt(digits, digits.startsWith("8901") ? 3 : 2),
     countries(code) {
       return byCode.get(code) ?? [];
+    },
+    soleCountry(code) {
+      const countries = byCode.get(code);
+      return countries?.length === 1 ? countryObject(countries[0]!) : null;
     },
     codeOf(iso2) {
       return (metadata.countries as Record<string, [string, ...unknown[]]>)[iso2]?.[0] ?? null;

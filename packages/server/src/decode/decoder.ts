@@ -47,8 +47,6 @@ export class IccidDecoder {
   readonly #index: PrefixIndex<IssuerAnswer>;
   readonly #numberingCountries: PrefixIndex<NumberingCountry>;
   readonly #usMcc: UsMccReadings;
-  /** Countries of calling codes that name exactly one country; shared codes (1, 7, 44, …) are absent. */
-  readonly #codeCountries = new Map<string, Country>();
 
   constructor(customPrefixes: readonly CustomPrefix[] = [], registry: Registry = defaultRegistry()) {
     this.#codes = callingCodeTable();
@@ -105,19 +103,6 @@ export class IccidDecoder {
 
   /** The country the digits' numbering names without an issuer: a national prefix (Russia's 89 7 01), else a calling code of one country. */
   #numberingCountry(iccid: string, code: string | null): Country | null {
-    return this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codeCountry(code);
-  }
-
-  /** The country a calling code names on its own: only a code of exactly one country names one. */
-  #codeCountry(code: string | null): Country | null {
-    if (code === null) return null;
-    let country = this.#codeCountries.get(code);
-    if (country === undefined) {
-      const candidates = this.#codes.countries(code);
-      if (candidates.length !== 1) return null;
-      country = countryObject(candidates[0]!);
-      this.#codeCountries.set(code, country);
-    }
-    return country;
+    return this.#numberingCountries.longestMatch(iccid)?.country ?? (code === null ? null : this.#codes.soleCountry(code));
   }
 }
