@@ -72,12 +72,10 @@ export class IccidDecoder {
     const { iccid } = parsed;
     let answer = this.#index.longestMatch(iccid);
     let warnings: LookupWarning[] = parsed.warnings;
-    if (this.#usMcc.applies(iccid)) {
-      const weighed = this.#usMcc.weigh(iccid, answer);
-      if (weighed) {
-        answer = weighed.answer;
-        if (weighed.warning) warnings = [...warnings, weighed.warning];
-      }
+    const weighed = this.#usMcc.weigh(iccid, answer);
+    if (weighed) {
+      answer = weighed.answer;
+      if (weighed.warning) warnings = [...warnings, weighed.warning];
     }
     const code = answer?.callingCode ?? this.#codes.ofIccid(iccid);
     return {
