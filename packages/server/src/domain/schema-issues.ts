@@ -112,7 +112,7 @@ function ruleWords(issue: RawIssue): string {
 }
 
 /** The error map wire input is parsed with (through WIRE_PARSE). */
-export const schemaIssueWords: z.core.$ZodErrorMap = (issue) => ruleWords(issue);
+const schemaIssueWords: z.core.$ZodErrorMap = (issue) => ruleWords(issue);
 
 /**
  * The params every parse of wire input passes: `schema.safeParse(value, WIRE_PARSE)`. One frozen object:

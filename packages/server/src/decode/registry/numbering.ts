@@ -31,7 +31,6 @@ export interface NumberingRule {
 export interface CountryPrefix {
   prefix: string;
   iso2: string;
-  source: string;
 }
 
 export function readNumbering(file: CsvFile): NumberingRule[] {
@@ -87,7 +86,7 @@ function isUsMccNetwork(network: Network): boolean {
 export function countryPrefixes(rules: NumberingRule[]): CountryPrefix[] {
   return rules
     .filter((rule) => rule.scheme === "mnc" && rule.nationalDigits !== "")
-    .map((rule) => ({ prefix: `89${rule.callingCode}${rule.nationalDigits}`, iso2: rule.country, source: `mnc rule (${rule.source})` }));
+    .map((rule) => ({ prefix: `89${rule.callingCode}${rule.nationalDigits}`, iso2: rule.country }));
 }
 
 /** The networks a `us-network-code` prefix 8901 + code reads as: MCC 310's, else the one 311–316 network. */
