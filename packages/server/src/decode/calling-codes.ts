@@ -1,7 +1,7 @@
+import type { Country } from "@iccid/core";
 import metadata from "libphonenumber-js/metadata.min.json";
+import { countryObject } from "./issuer-answer.js";
 
-/** Codes of international networks (ITU "Global" ranges): they name no country. */
-const INTERNATIONAL = new Set(["870", "881", "882", "883", "888"]);
 /**
  * E.118 country codes that E.164 no longer lists: ITU assigned 997 to Kazakhstan, and its E.118 issuers
  * (Kar-Tel 899701…) keep it although Kazakhstan dials +7.
@@ -15,6 +15,8 @@ export interface CallingCodeTable {
   ofIccid(digits: string): string | null;
   /** ISO countries sharing a code, the main country first; empty for international networks. */
   countries(code: string): readonly string[];
+  /** The country a calling code names on its own: only a code of exactly one country names one (not 1, 7, 44 …). */
+  soleCountry(code: string): Country | null;
   /** The calling code of an ISO country, or null. */
   codeOf(iso2: string): string | null;
 }
@@ -30,8 +32,8 @@ export function callingCodeTable(): CallingCodeTable {
   for (const [code, countries] of Object.entries(metadata.country_calling_codes as Record<string, string[]>)) {
     byCode.set(code, countries.filter((iso2) => iso2 !== "001"));
   }
+  // Codes of international networks (ITU "Global" ranges: 800, 870, 881, 882, 883, 888 …) name no country.
   for (const code of Object.keys((metadata as { nonGeographic?: object }).nonGeographic ?? {})) byCode.set(code, []);
-  for (const code of INTERNATIONAL) byCode.set(code, []);
   for (const [code, countries] of Object.entries(E118_ONLY)) byCode.set(code, countries);
   // byLength[n][value]: the code of n digits with that value ("49" at byLength[2][49]).
   const byLength: Array<Array<string | undefined>> = [[], new Array(10), new Array(100), new Array(1000)];
@@ -52,6 +54,10 @@ export function callingCodeTable(): CallingCodeTable {
     ofIccid: (digits) => codeAt(digits, digits.startsWith("8901") ? 3 : 2),
     countries(code) {
       return byCode.get(code) ?? [];
+    },
+    soleCountry(code) {
+      const countries = byCode.get(code);
+      return countries?.length === 1 ? countryObject(countries[0]!) : null;
     },
     codeOf(iso2) {
       return (metadata.countries as Record<string, [string, ...unknown[]]>)[iso2]?.[0] ?? null;

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { luhnCheckDigit, type LookupResult } from "@iccid/core";
 import { describe, expect, it } from "vitest";
+import { callingCodeTable } from "./calling-codes.js";
 import { IccidDecoder } from "./decoder.js";
 import { sameIssuer } from "./registry/names.js";
 
@@ -34,12 +35,15 @@ function asCard(digits: string): string {
   return body + luhnCheckDigit(body);
 }
 
+const codes = callingCodeTable();
+
 /**
  * The country is right when it is the labelled one. A card under an international code (870, 881, 882,
- * 883, 888) uses no country's numbering: it must answer no country, and its label is its issuer's country.
+ * 883, 888: a code of no country, as issuerAnswer reads it) uses no country's numbering: it must answer no
+ * country, and its label is its issuer's country.
  */
 function countryRight(result: LookupResult, row: CorpusRow): boolean {
-  if (result.calling_code !== null && /^(870|881|882|883|888)$/.test(result.calling_code)) {
+  if (result.calling_code !== null && codes.countries(result.calling_code).length === 0) {
     return result.country === null && result.issuer?.country?.iso2 === row.country;
   }
   return result.country?.iso2 === row.country;

@@ -47,8 +47,6 @@ export class IccidDecoder {
   readonly #index: PrefixIndex<IssuerAnswer>;
   readonly #numberingCountries: PrefixIndex<NumberingCountry>;
   readonly #usMcc: UsMccReadings;
-  /** Countries of calling codes that name exactly one country; shared codes (1, 7, 44, …) are absent. */
-  readonly #codeCountries = new Map<string, Country>();
 
   constructor(customPrefixes: readonly CustomPrefix[] = [], registry: Registry = defaultRegistry()) {
     this.#codes = callingCodeTable();
@@ -74,12 +72,10 @@ export class IccidDecoder {
     const { iccid } = parsed;
     let answer = this.#index.longestMatch(iccid);
     let warnings: LookupWarning[] = parsed.warnings;
-    if (this.#usMcc.applies(iccid)) {
-      const weighed = this.#usMcc.weigh(iccid, answer);
-      if (weighed) {
-        answer = weighed.answer;
-        if (weighed.warning) warnings = [...warnings, weighed.warning];
-      }
+    const weighed = this.#usMcc.weigh(iccid, answer);
+    if (weighed) {
+      answer = weighed.answer;
+      if (weighed.warning) warnings = [...warnings, weighed.warning];
     }
     const code = answer?.callingCode ?? this.#codes.ofIccid(iccid);
     return {
@@ -105,19 +101,6 @@ export class IccidDecoder {
 
   /** The country the digits' numbering names without an issuer: a national prefix (Russia's 89 7 01), else a calling code of one country. */
   #numberingCountry(iccid: string, code: string | null): Country | null {
-    return this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codeCountry(code);
-  }
-
-  /** The country a calling code names on its own: only a code of exactly one country names one. */
-  #codeCountry(code: string | null): Country | null {
-    if (code === null) return null;
-    let country = this.#codeCountries.get(code);
-    if (country === undefined) {
-      const candidates = this.#codes.countries(code);
-      if (candidates.length !== 1) return null;
-      country = countryObject(candidates[0]!);
-      this.#codeCountries.set(code, country);
-    }
-    return country;
+    return this.#numberingCountries.longestMatch(iccid)?.country ?? (code === null ? null : this.#codes.soleCountry(code));
   }
 }

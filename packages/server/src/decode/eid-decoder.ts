@@ -1,6 +1,5 @@
-import { parseEid, type Country, type EidResult, type RejectedEid } from "@iccid/core";
+import { parseEid, type EidResult, type RejectedEid } from "@iccid/core";
 import { callingCodeTable, type CallingCodeTable } from "./calling-codes.js";
-import { countryObject } from "./issuer-answer.js";
 
 export type EidOutcome = { ok: true; result: EidResult } | RejectedEid;
 
@@ -31,16 +30,10 @@ export class EidDecoder {
         check_digits: parsed.check_digits,
         layout: parsed.layout,
         calling_code: code,
-        country: this.#countryOf(code),
+        country: code === null ? null : this.#codes.soleCountry(code),
         manufacturer: parsed.issuer_id === null ? null : { id: parsed.issuer_id, name: null },
         warnings: parsed.warnings,
       },
     };
-  }
-
-  #countryOf(code: string | null): Country | null {
-    if (code === null) return null;
-    const candidates = this.#codes.countries(code);
-    return candidates.length === 1 ? countryObject(candidates[0]!) : null;
   }
 }

@@ -2,8 +2,8 @@ import { parseImsi, type Country, type ImsiAnswer, type ImsiErrorCode, type Imsi
 import { countryObject } from "./issuer-answer.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { csvRecords, readDataFile, type CsvFile } from "./registry/csv.js";
-import { readNetworks, type Network } from "./registry/network-codes.js";
-import { REGISTRY_DIR } from "./registry/registry.js";
+import type { Network } from "./registry/network-codes.js";
+import { defaultRegistry, REGISTRY_DIR, type Registry } from "./registry/registry.js";
 
 /** Why an IMSI sent with an ICCID was not read. */
 export interface ImsiError {
@@ -73,7 +73,7 @@ function mccNetworks(networks: readonly Network[]): Map<string, MccNetworks> {
 }
 
 /** The MVNO ranges file (`imsi-ranges.csv`): IMSI prefixes a source gives to an MVNO under its host network. */
-export function readMvnoRanges(file: CsvFile): MvnoRange[] {
+function readMvnoRanges(file: CsvFile): MvnoRange[] {
   return csvRecords(file, ["imsi_prefix", "name", "source"] as const).map((row) => ({ prefix: row.imsi_prefix, name: row.name, custom: false }));
 }
 
@@ -91,9 +91,9 @@ export class ImsiDecoder {
     this.#mvnos = new PrefixIndex(mvnoRanges);
   }
 
-  /** The decoder over the package's network list and MVNO ranges. */
-  static fromRegistry(dir: URL = REGISTRY_DIR): ImsiDecoder {
-    return new ImsiDecoder(readNetworks(readDataFile(dir, "network-codes.csv")), readMvnoRanges(readDataFile(dir, "imsi-ranges.csv")));
+  /** The decoder over the registry's network list (parsed once, when the registry was built) and the MVNO ranges in `dir`. */
+  static fromRegistry(registry: Registry = defaultRegistry(), dir: URL = REGISTRY_DIR): ImsiDecoder {
+    return new ImsiDecoder(registry.networks, readMvnoRanges(readDataFile(dir, "imsi-ranges.csv")));
   }
 
   read(input: string): ImsiOutcome {

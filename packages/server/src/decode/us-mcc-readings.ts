@@ -44,12 +44,11 @@ export class UsMccReadings {
     );
   }
 
-  /** Whether `iccid`'s digits may read as a US MCC: a test of five characters, cheap for every lookup. */
-  applies(iccid: string): boolean {
-    return iccid.charCodeAt(2) === 51 && iccid.charCodeAt(3) === 49 && iccid.charCodeAt(4) >= 48 && iccid.charCodeAt(4) <= 54 && iccid.startsWith("89");
-  }
-
-  /** Weighs the US reading of `iccid` against `dutch`, the main index's answer; undefined when there is no US reading. */
+  /**
+   * Weighs the US reading of `iccid` against `dutch`, the main index's answer; undefined when there is no US
+   * reading. The index holds only prefixes under 8931[0-6], so any other number leaves its trie within
+   * five digits (most at the third): cheap for every lookup.
+   */
   weigh(iccid: string, dutch: IssuerAnswer | undefined): Weighed | undefined {
     const us = this.#index.longestMatch(iccid);
     if (us === undefined || dutch?.custom) return undefined;

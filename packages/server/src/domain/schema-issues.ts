@@ -54,17 +54,25 @@ function sizeRule(issue: { origin: string; inclusive?: boolean; exact?: boolean 
   return `must be ${bound === "min" ? "at least" : "at most"} ${n}`;
 }
 
+/** One form's issues when a union's value missed it, as the parse's raw issues and its final ones both carry them. */
+type UnionBranch = ReadonlyArray<{ code: string; path: readonly PropertyKey[]; expected?: string }>;
+
+/** Whether the value failed a union's form for its type alone: the form's one issue is an invalid_type at the value itself. */
+function typeMissOnly(branch: UnionBranch): boolean {
+  return branch.length === 1 && branch[0]!.code === "invalid_type" && branch[0]!.path.length === 0;
+}
+
 /**
  * The types a union allows, when a value failed each of its forms for its type alone (a number where a
  * string or an object may go): such a miss is a type error, said as one. Null for any other union miss.
  */
-function unionTypes(issue: { code: string; errors?: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[]; expected?: string }>> }): string[] | null {
+function unionTypes(issue: { code: string; errors?: readonly UnionBranch[] }): string[] | null {
   if (issue.code !== "invalid_union" || !issue.errors?.length) return null;
   const types: string[] = [];
   for (const branch of issue.errors) {
-    const [only, ...more] = branch;
-    if (!only || more.length > 0 || only.code !== "invalid_type" || only.path.length > 0 || !only.expected) return null;
-    types.push(TYPE_WORDS[only.expected] ?? only.expected);
+    const expected = typeMissOnly(branch) ? branch[0]!.expected : undefined;
+    if (!expected) return null;
+    types.push(TYPE_WORDS[expected] ?? expected);
   }
   return types;
 }
@@ -74,7 +82,7 @@ function unionTypes(issue: { code: string; errors?: ReadonlyArray<ReadonlyArray<
  * object with a field missing, where a string or an object may go). Undefined when there is no such form.
  */
 function formMeant(issue: z.core.$ZodIssueInvalidUnion): readonly z.core.$ZodIssue[] | undefined {
-  const meant = issue.errors.filter((branch) => !(branch.length === 1 && branch[0]!.code === "invalid_type" && branch[0]!.path.length === 0));
+  const meant = issue.errors.filter((branch) => !typeMissOnly(branch));
   return meant.length === 1 ? meant[0] : undefined;
 }
 
@@ -112,7 +120,7 @@ function ruleWords(issue: RawIssue): string {
 }
 
 /** The error map wire input is parsed with (through WIRE_PARSE). */
-export const schemaIssueWords: z.core.$ZodErrorMap = (issue) => ruleWords(issue);
+const schemaIssueWords: z.core.$ZodErrorMap = (issue) => ruleWords(issue);
 
 /**
  * The params every parse of wire input passes: `schema.safeParse(value, WIRE_PARSE)`. One frozen object:

@@ -249,7 +249,6 @@ export interface StoredAnswer {
 /** A claim found in place: its request's fingerprint, and its answer once it has one (else it is in flight). */
 export interface KeptRequest {
   fingerprint: string;
-  createdAt: number;
   answer?: StoredAnswer;
 }
 

@@ -31,7 +31,6 @@ export interface NumberingRule {
 export interface CountryPrefix {
   prefix: string;
   iso2: string;
-  source: string;
 }
 
 export function readNumbering(file: CsvFile): NumberingRule[] {
@@ -75,7 +74,7 @@ function ruleEntry(prefix: string, network: Network, rule: NumberingRule): Regis
 }
 
 /** A network the `us-mcc-mnc` scheme reads: an operating one of MCC 310–316 with a 3-digit MNC. */
-function isUsMccReading(network: Network): boolean {
+function isUsMccNetwork(network: Network): boolean {
   return network.operational && network.mnc.length === 3 && network.mcc >= "310" && network.mcc <= "316";
 }
 
@@ -87,7 +86,7 @@ function isUsMccReading(network: Network): boolean {
 export function countryPrefixes(rules: NumberingRule[]): CountryPrefix[] {
   return rules
     .filter((rule) => rule.scheme === "mnc" && rule.nationalDigits !== "")
-    .map((rule) => ({ prefix: `89${rule.callingCode}${rule.nationalDigits}`, iso2: rule.country, source: `mnc rule (${rule.source})` }));
+    .map((rule) => ({ prefix: `89${rule.callingCode}${rule.nationalDigits}`, iso2: rule.country }));
 }
 
 /** The networks a `us-network-code` prefix 8901 + code reads as: MCC 310's, else the one 311–316 network. */
@@ -123,7 +122,7 @@ export function numberingEntries(rules: NumberingRule[], networks: Network[]): R
       for (const [code, network] of usNetworks(own)) entries.push(ruleEntry(`8901${code}`, network, rule));
       continue;
     }
-    const networks = rule.scheme === "us-mcc-mnc" ? own.filter(isUsMccReading) : own;
+    const networks = rule.scheme === "us-mcc-mnc" ? own.filter(isUsMccNetwork) : own;
     const byPrefix = new Map<string, Network[]>();
     for (const network of networks) {
       const prefix = rule.scheme === "mnc" ? `89${rule.callingCode}${rule.nationalDigits}${network.mnc}` : `89${network.mcc}${network.mnc}`;

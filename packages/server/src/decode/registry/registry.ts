@@ -6,7 +6,7 @@ import { readDataFile, type CsvFile } from "./csv.js";
 import type { RegistryEntry } from "./entry.js";
 import { ITU_LIST, ituEntries } from "./itu.js";
 import { mergeRegistry, type RegistryConflict } from "./merge.js";
-import { readNetworks } from "./network-codes.js";
+import { readNetworks, type Network } from "./network-codes.js";
 import { countryPrefixes, numberingEntries, readNumbering, type CountryPrefix } from "./numbering.js";
 
 /** The registry's data files, beside the package (src/ and dist/ are at the same depth). */
@@ -16,6 +16,8 @@ export interface Registry {
   entries: RegistryEntry[];
   /** Prefixes whose numbering decides the country where no entry names the issuer. */
   countryPrefixes: CountryPrefix[];
+  /** The network-code list the numbering rules were read against, kept for the IMSI decoder (one parse per process). */
+  networks: Network[];
   /** Names the edition: the entry count and a fingerprint of every input. */
   edition: string;
 }
@@ -44,7 +46,8 @@ export function buildRegistry(dir: URL = REGISTRY_DIR): Registry {
   const files: CsvFile[] = ["network-codes.csv", "numbering.csv", "curated.csv"].map((name) => readDataFile(dir, name));
   const [networkFile, numberingFile, curatedFile] = files as [CsvFile, CsvFile, CsvFile];
   const numbering = readNumbering(numberingFile);
-  const rules = numberingEntries(numbering, readNetworks(networkFile));
+  const networks = readNetworks(networkFile);
+  const rules = numberingEntries(numbering, networks);
   const { entries, conflicts } = mergeRegistry(ituEntries(), rules, readCurated(curatedFile));
   if (conflicts.length > 0) throw new RegistryConflictError(conflicts);
   const codes = callingCodeTable();
@@ -53,6 +56,7 @@ export function buildRegistry(dir: URL = REGISTRY_DIR): Registry {
   return {
     entries: entries.map((entry) => withIso2(entry, codes)),
     countryPrefixes: countryPrefixes(numbering),
+    networks,
     edition: `registry.${entries.length}.${hash.digest("hex").slice(0, 10)}`,
   };
 }

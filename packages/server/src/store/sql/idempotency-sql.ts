@@ -28,12 +28,12 @@ export class SqlIdempotencyStore implements IdempotencyStore {
               ON CONFLICT (account_id, route, idempotency_key) DO NOTHING`,
         params: [...id, claim.fingerprint, claim.at],
       },
-      { sql: `SELECT fingerprint, created_at, status, content_type, body FROM idempotent_requests WHERE ${WHERE_ID}`, params: id },
+      { sql: `SELECT fingerprint, status, content_type, body FROM idempotent_requests WHERE ${WHERE_ID}`, params: id },
     ]);
     if (inserted!.changes === 1) return "claimed";
-    const row = read!.rows[0] as { fingerprint: string; created_at: number; status: number | null; content_type: string | null; body: string | null };
+    const row = read!.rows[0] as { fingerprint: string; status: number | null; content_type: string | null; body: string | null };
     const answer = row.status === null ? undefined : { status: row.status, contentType: row.content_type ?? "", body: row.body ?? "" };
-    return { fingerprint: row.fingerprint, createdAt: Number(row.created_at), ...(answer ? { answer } : {}) };
+    return { fingerprint: row.fingerprint, ...(answer ? { answer } : {}) };
   }
 
   async keepIdempotentAnswer(id: IdempotentRequestId, answer: StoredAnswer): Promise<void> {
