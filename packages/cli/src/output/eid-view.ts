@@ -1,4 +1,5 @@
 import type { EidBatchItemError, EidResult } from "@iccid/core/types";
+import type { InputOutcome } from "../answer-in-order.js";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
@@ -6,7 +7,7 @@ import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
 /** One EID's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
-export type EidOutcome = { input: string } & ({ ok: true; result: EidResult } | { ok: false; error: EidBatchItemError });
+export type EidOutcome = InputOutcome<EidResult, EidBatchItemError>;
 
 /** The columns of `iccid eid --output csv` (and of tsv, without the header), after the input. */
 export const EID_COLUMNS = [
