@@ -27,7 +27,7 @@ export const EID_COLUMNS = [
 ];
 
 function cells(o: EidOutcome): string[] {
-  if (!o.ok) return [o.input, "", "", "", "", "", "", "", "", "", "", o.error.code, o.error.message];
+  if (!o.ok) return [o.input, "", "", "", "", "", "", "", "", "", "", "", o.error.code, o.error.message];
   const r = o.result;
   return [
     o.input,
