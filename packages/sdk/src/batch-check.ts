@@ -18,21 +18,18 @@ function isBatchItem(item: unknown): boolean {
   return isObject(error) && ERROR_CODES.has(error.code) && typeof error.message === "string" && (error.field === undefined || error.field === "imsi");
 }
 
+/** A batch answer's `summary` (core's `BatchSummary`, of the ICCID and the EID batch alike): six integers. */
+export function isBatchSummary(summary: unknown): boolean {
+  if (!isObject(summary)) return false;
+  const { total, ok, failed, valid, invalid, unique } = summary;
+  return isInt(total) && isInt(ok) && isInt(failed) && isInt(valid) && isInt(invalid) && isInt(unique);
+}
+
 /** True when `data` is a `BatchResult` as core's schema defines it (false says only "ask zod"). */
 export function isBatchResult(data: unknown): data is BatchResult {
   if (!isObject(data)) return false;
   const { results, summary } = data;
-  if (!Array.isArray(results) || !isObject(summary)) return false;
-  if (
-    !isInt(summary.total) ||
-    !isInt(summary.ok) ||
-    !isInt(summary.failed) ||
-    !isInt(summary.valid) ||
-    !isInt(summary.invalid) ||
-    !isInt(summary.unique)
-  ) {
-    return false;
-  }
+  if (!Array.isArray(results) || !isBatchSummary(summary)) return false;
   for (let i = 0; i < results.length; i++) if (!isBatchItem(results[i])) return false;
   return true;
 }

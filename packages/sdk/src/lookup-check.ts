@@ -22,7 +22,7 @@ function isCountry(country: unknown): boolean {
   return isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string";
 }
 
-const isCountryOrNull = (country: unknown): boolean => country === null || isCountry(country);
+export const isCountryOrNull = (country: unknown): boolean => country === null || isCountry(country);
 
 function isIssuer(issuer: unknown): boolean {
   return (

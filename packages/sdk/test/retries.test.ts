@@ -228,6 +228,20 @@ describe("retries", () => {
     expect(keys[5]).not.toBe(keys[0]); // a new call, a new key
   });
 
+  it("never retries keys.roll (retry: false), even on a 503 with maxRetries: 5", async () => {
+    api = mockApi();
+    const seen = counter();
+    api.pool
+      .intercept({ path: "/api/v1/keys/k1/roll", method: "POST" })
+      .reply(() => {
+        seen.attempts++;
+        return { statusCode: 503, data: problem(503, "unavailable"), responseOptions: { headers: PROBLEM_HEADERS } };
+      })
+      .persist();
+    await expect(api.client.keys.roll("k1", {}, { maxRetries: 5 })).rejects.toBeInstanceOf(InternalServerError);
+    expect(seen.attempts).toBe(1);
+  });
+
   it("refuses a malformed idempotencyKey before sending anything", async () => {
     api = mockApi();
     for (const key of ["", "x".repeat(256), "caf\u00e9"]) {

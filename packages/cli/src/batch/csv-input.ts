@@ -2,13 +2,14 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { CsvRecordReader } from "@iccid/core/grammar";
+import { CsvRecordReader, type CsvLayout } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
-import { detectLayout, type Layout } from "./layout.js";
+import { detectLayout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
 
 export interface CsvInput {
-  layout: Layout;
+  /** How the file is laid out (core's rule, shared with the account page's upload). */
+  layout: CsvLayout;
   /** The data records (the header, if any, excluded), in file order, in chunks. */
   chunks: AsyncGenerator<string[][]>;
   /** Bytes of the source read so far, and its size when it is a regular file (for the ETA). */
@@ -87,7 +88,7 @@ export async function openCsvInput(path: string, column: string | undefined, std
     throw wrapParseError(error, path);
   }
   const first = head[0];
-  const layout: Layout = first ? detectLayout(first, head[1], column) : { hasHeader: false, columns: [], iccidIndex: 0 };
+  const layout: CsvLayout = first ? detectLayout(first, head[1], column) : { hasHeader: false, columns: [], iccidIndex: 0 };
   const buffered = layout.hasHeader ? head.slice(1) : head;
 
   async function* chunks(): AsyncGenerator<string[][]> {

@@ -1,14 +1,11 @@
 import { CsvLayoutError, detectCsvLayout, type CsvLayout } from "@iccid/core/grammar";
 import { UsageError } from "../errors.js";
 
-/** How an input CSV is laid out (core's rule, shared with the account page's upload). */
-export type Layout = CsvLayout;
-
 /**
  * Decides the layout from the first two records, `column` being `--column`'s value (core's
  * detectCsvLayout); what it cannot decide is a usage error that says which option helps.
  */
-export function detectLayout(first: string[], second: string[] | undefined, column: string | undefined): Layout {
+export function detectLayout(first: string[], second: string[] | undefined, column: string | undefined): CsvLayout {
   try {
     return detectCsvLayout(first, second, column);
   } catch (error) {

@@ -1,10 +1,12 @@
 import { BATCH_MAX_ITEMS, parseEid } from "@iccid/core/grammar";
 import { Command } from "commander";
+import type { EidBatchItemError, EidResult } from "@iccid/core/types";
+import { answerInOrder, type InOrderReader } from "../answer-in-order.js";
 import type { CommandContext } from "../command-context.js";
 import { ExitCode } from "../exit-codes.js";
 import { iccidArguments } from "../iccid-arguments.js";
 import { palette } from "../output/colour.js";
-import { renderEids, type EidOutcome } from "../output/eid-view.js";
+import { renderEids } from "../output/eid-view.js";
 import { chooseFormat, outputOptions, type OutputFormat } from "../output/format.js";
 
 const HELP = `
@@ -20,31 +22,21 @@ Examples:
   $ cat eids.txt | iccid eid -                          # - reads EIDs from stdin, one per line
 `;
 
-/** Reads the well-formed EIDs on the server (keeping argument order) and reports malformed ones in place. */
-async function readEids(ctx: CommandContext, eids: readonly string[]): Promise<EidOutcome[]> {
-  const outcomes: (EidOutcome | undefined)[] = eids.map((input) => {
-    const parsed = parseEid(input);
-    return parsed.ok ? undefined : { input, ok: false, error: parsed.error };
-  });
-  const pending = eids.filter((_, i) => outcomes[i] === undefined);
-  const results: EidOutcome[] = [];
-  if (pending.length === 1) {
-    const client = await ctx.apiClient();
-    results.push({ input: pending[0]!, ok: true, result: await client.eid.lookup(pending[0]!) });
-  } else if (pending.length > 1) {
-    const client = await ctx.apiClient();
-    for (let start = 0; start < pending.length; start += BATCH_MAX_ITEMS) {
-      const chunk = pending.slice(start, start + BATCH_MAX_ITEMS);
+/** Reads the well-formed EIDs on the server, batches of up to BATCH_MAX_ITEMS for several, and reports malformed ones in place. */
+const EID_READER: InOrderReader<EidResult, EidBatchItemError> = {
+  parse: parseEid,
+  one: (client, eid) => client.eid.lookup(eid),
+  async *many(client, eids) {
+    for (let start = 0; start < eids.length; start += BATCH_MAX_ITEMS) {
+      const chunk = eids.slice(start, start + BATCH_MAX_ITEMS);
       const answer = await client.eid.batch(chunk);
       for (const item of answer.results) {
         const input = chunk[item.index]!;
-        results.push(item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error });
+        yield item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error };
       }
     }
-  }
-  let next = 0;
-  return outcomes.map((outcome) => outcome ?? results[next++]!);
-}
+  },
+};
 
 export function eidCommand(ctx: CommandContext): Command {
   const command = new Command("eid")
@@ -53,7 +45,7 @@ export function eidCommand(ctx: CommandContext): Command {
     .addHelpText("after", ctx.helpFooter(HELP));
   for (const option of outputOptions()) command.addOption(option);
   return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean }) => {
-    const outcomes = await readEids(ctx, await iccidArguments(ctx.term, args, "EIDs"));
+    const outcomes = await answerInOrder(ctx, await iccidArguments(ctx.term, args, "EIDs"), EID_READER);
     const format = chooseFormat(options, ctx.term);
     ctx.term.stdout.write(renderEids(outcomes, format, palette(ctx.term.stdoutColor && format === "table")));
     if (outcomes.some((o) => !o.ok)) ctx.setExitCode(ExitCode.rowsFailed);

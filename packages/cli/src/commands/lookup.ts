@@ -1,12 +1,13 @@
 import { parseIccid, parseImsi } from "@iccid/core/grammar";
 import { Command, InvalidArgumentError, Option } from "commander";
+import type { FailedLookup, LookupResult } from "@iccid/core";
+import { answerInOrder, type InOrderReader } from "../answer-in-order.js";
 import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
 import { iccidArguments } from "../iccid-arguments.js";
 import { palette } from "../output/colour.js";
 import { chooseFormat, outputOptions, type OutputFormat } from "../output/format.js";
-import type { LookupOutcome } from "../output/lookup-columns.js";
 import { renderOutcomes } from "../output/lookup-view.js";
 
 const HELP = `
@@ -33,28 +34,18 @@ function imsiValue(value: string): string {
   return value;
 }
 
-/** Looks up the well-formed ICCIDs (keeping argument order) and reports malformed ones in place. */
-async function lookUp(ctx: CommandContext, iccids: readonly string[], imsi: string | undefined): Promise<LookupOutcome[]> {
-  const outcomes: (LookupOutcome | undefined)[] = iccids.map((input) => {
-    const parsed = parseIccid(input);
-    return parsed.ok ? undefined : { input, ok: false, error: parsed.error };
-  });
-  const pending = iccids.filter((_, i) => outcomes[i] === undefined);
-  const results: LookupOutcome[] = [];
-  if (pending.length > 0) {
-    const client = await ctx.apiClient();
-    if (pending.length === 1) {
-      const request = imsi === undefined ? pending[0]! : { iccid: pending[0]!, imsi };
-      results.push({ input: pending[0]!, ok: true, result: await client.iccid.lookup(request) });
-    } else {
-      for await (const item of client.iccid.batchAll(pending)) {
-        const input = pending[item.index]!;
-        results.push(item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error });
+/** Looks up the well-formed ICCIDs, with the IMSI (if any) beside a single one, and reports malformed ones in place. */
+function iccidReader(imsi: string | undefined): InOrderReader<LookupResult, FailedLookup["error"]> {
+  return {
+    parse: parseIccid,
+    one: (client, iccid) => client.iccid.lookup(imsi === undefined ? iccid : { iccid, imsi }),
+    async *many(client, iccids) {
+      for await (const item of client.iccid.batchAll(iccids)) {
+        const input = iccids[item.index]!;
+        yield item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error };
       }
-    }
-  }
-  let next = 0;
-  return outcomes.map((outcome) => outcome ?? results[next++]!);
+    },
+  };
 }
 
 export function lookupCommand(ctx: CommandContext): Command {
@@ -67,7 +58,7 @@ export function lookupCommand(ctx: CommandContext): Command {
   return command.action(async (args: string[], options: { output?: OutputFormat; json?: boolean; imsi?: string }) => {
     const iccids = await iccidArguments(ctx.term, args);
     if (options.imsi !== undefined && iccids.length !== 1) throw new UsageError(`--imsi goes with one ICCID; ${iccids.length} were given`);
-    const outcomes = await lookUp(ctx, iccids, options.imsi);
+    const outcomes = await answerInOrder(ctx, iccids, iccidReader(options.imsi));
     const format = chooseFormat(options, ctx.term);
     ctx.term.stdout.write(renderOutcomes(outcomes, format, palette(ctx.term.stdoutColor && format === "table")));
     if (outcomes.some((o) => !o.ok)) ctx.setExitCode(ExitCode.rowsFailed);

@@ -1,4 +1,5 @@
 import type { EidBatchItemError, EidResult } from "@iccid/core/types";
+import type { InputOutcome } from "../answer-in-order.js";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
@@ -6,44 +7,43 @@ import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
 /** One EID's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
-export type EidOutcome = { input: string } & ({ ok: true; result: EidResult } | { ok: false; error: EidBatchItemError });
+export type EidOutcome = InputOutcome<EidResult, EidBatchItemError>;
+
+/** One column of the EID row: its name and its cell for each kind of outcome ("" where it has none), stated once. */
+interface EidColumn {
+  readonly name: string;
+  readonly ofResult: (result: EidResult) => string;
+  readonly ofFailure: (error: EidBatchItemError) => string;
+}
+
+const blank = (): string => "";
+const resultColumn = (name: string, ofResult: (result: EidResult) => string): EidColumn => ({ name, ofResult, ofFailure: blank });
+const failureColumn = (name: string, ofFailure: (error: EidBatchItemError) => string): EidColumn => ({ name, ofResult: blank, ofFailure });
 
 /** The columns of `iccid eid --output csv` (and of tsv, without the header), after the input. */
-export const EID_COLUMNS = [
-  "eid",
-  "valid",
-  "mod97",
-  "expected_check_digits",
-  "layout",
-  "calling_code",
-  "country_iso2",
-  "country",
-  "manufacturer_id",
-  "manufacturer",
-  "warnings",
-  "error_code",
-  "error",
+const EID_ROW: readonly EidColumn[] = [
+  resultColumn("eid", (r) => r.eid),
+  resultColumn("valid", (r) => String(r.valid)),
+  resultColumn("mod97", (r) => r.checks.mod97),
+  resultColumn("expected_check_digits", (r) => r.checks.expected_check_digits ?? ""),
+  resultColumn("layout", (r) => r.layout),
+  resultColumn("calling_code", (r) => r.calling_code ?? ""),
+  resultColumn("country_iso2", (r) => r.country?.iso2 ?? ""),
+  resultColumn("country", (r) => r.country?.name ?? ""),
+  resultColumn("manufacturer_id", (r) => r.manufacturer?.id ?? ""),
+  resultColumn("manufacturer", (r) => r.manufacturer?.name ?? ""),
+  resultColumn("warnings", (r) => r.warnings.map((w) => w.code).join(";")),
+  failureColumn("error_code", (e) => e.code),
+  failureColumn("error", (e) => e.message),
 ];
 
+const HEADER = ["input", ...EID_ROW.map((column) => column.name)];
+
+/** One outcome's row: the input as typed, then EID_ROW's cells. */
 function cells(o: EidOutcome): string[] {
-  if (!o.ok) return [o.input, "", "", "", "", "", "", "", "", "", "", o.error.code, o.error.message];
-  const r = o.result;
-  return [
-    o.input,
-    r.eid,
-    String(r.valid),
-    r.checks.mod97,
-    r.checks.expected_check_digits ?? "",
-    r.layout,
-    r.calling_code ?? "",
-    r.country?.iso2 ?? "",
-    r.country?.name ?? "",
-    r.manufacturer?.id ?? "",
-    r.manufacturer?.name ?? "",
-    r.warnings.map((w) => w.code).join(";"),
-    "",
-    "",
-  ];
+  const row = [o.input];
+  for (const column of EID_ROW) row.push(o.ok ? column.ofResult(o.result) : column.ofFailure(o.error));
+  return row;
 }
 
 /** "✓ valid" or "✗ bad check digits (35 would pass)". */
@@ -76,7 +76,7 @@ export function renderEids(outcomes: readonly EidOutcome[], format: OutputFormat
       return JSON.stringify(json.length === 1 ? json[0] : json, null, 2) + "\n";
     }
     case "csv":
-      return csvText([["input", ...EID_COLUMNS], ...outcomes.map(cells)]);
+      return csvText([HEADER, ...outcomes.map(cells)]);
     case "tsv":
       return tsvText(outcomes.map(cells));
     case "table":

@@ -1,18 +1,18 @@
-import { EidBatchResult, EidResult } from "@iccid/core";
-import type { EidBatchResult as EidBatchAnswer, EidResult as EidAnswer } from "@iccid/core/types";
+import type { EidBatchResult, EidResult } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
+import { FastEidBatchResult, FastEidResult } from "../eid-check.js";
 
 /** EID lookups: an eUICC's 32-digit identifier, one or a batch of up to 1000; each EID read is one lookup. */
 export class EidResource {
   constructor(private readonly client: IccidClient) {}
 
   /** Reads one EID. A well-formed EID with wrong check digits is a result with `valid: false`; bad grammar is a 422. */
-  lookup(eid: string, options?: RequestOptions): Promise<EidAnswer> {
-    return this.client.call({ method: "POST", path: "/eid/lookup", auth: "api_key", body: { eid }, schema: EidResult, idempotent: true }, options);
+  lookup(eid: string, options?: RequestOptions): Promise<EidResult> {
+    return this.client.call({ method: "POST", path: "/eid/lookup", auth: "api_key", body: { eid }, schema: FastEidResult, idempotent: true }, options);
   }
 
   /** Reads 1–1000 EIDs in one request; a bad item is reported in place and never fails the batch. */
-  batch(eids: readonly string[], options?: RequestOptions): Promise<EidBatchAnswer> {
-    return this.client.call({ method: "POST", path: "/eid/batch", auth: "api_key", body: { eids }, schema: EidBatchResult, idempotent: true }, options);
+  batch(eids: readonly string[], options?: RequestOptions): Promise<EidBatchResult> {
+    return this.client.call({ method: "POST", path: "/eid/batch", auth: "api_key", body: { eids }, schema: FastEidBatchResult, idempotent: true }, options);
   }
 }
