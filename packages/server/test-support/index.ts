@@ -11,6 +11,7 @@ import type { ServerMetrics } from "../src/metrics/prometheus.js";
 import { Accounts } from "../src/services/accounts.js";
 import { ApiKeys } from "../src/services/api-keys.js";
 import { DEFAULT_PLAN, type ServerSettings } from "../src/settings.js";
+import { holdPgCharges, holdSqliteCharges, type ReleaseCharges } from "./held-charges.js";
 import { createTestSchema, type TestSchema } from "./postgres.js";
 import { PgStore } from "../src/store/postgres/pg-store.js";
 import { SqliteStore } from "../src/store/sqlite/sqlite-store.js";
@@ -68,6 +69,8 @@ export interface TestServer {
   createAccount(opts?: { email?: string; password?: string; status?: SubscriptionStatus; plan?: string }): Promise<TestAccount>;
   setSubscription(email: string, status: SubscriptionStatus): Promise<void>;
   setPlan(name: string, limits: Omit<Plan, "name">): Promise<void>;
+  /** Makes every charge wait, from another connection to the store, until the release is called. */
+  holdCharges(): Promise<ReleaseCharges>;
   close(): Promise<void>;
 }
 
@@ -114,6 +117,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async setPlan(name, limits) {
       await store.upsertPlan({ name, ...limits });
     },
+    holdCharges: backing.holdCharges,
     async close() {
       decoder.close();
       await running.close();
@@ -126,15 +130,18 @@ interface TestBacking {
   kind: "sqlite" | "postgres";
   store: Store;
   limiters?: ReturnType<typeof redisLimiters>;
+  holdCharges(): Promise<ReleaseCharges>;
   dispose(): Promise<void>;
 }
 
 async function testStore(): Promise<TestBacking> {
   if (process.env.ICCID_TEST_STORE !== "postgres") {
     const dir = mkdtempSync(join(tmpdir(), "iccid-test-"));
+    const path = join(dir, "iccid.db");
     return {
       kind: "sqlite",
-      store: new SqliteStore(join(dir, "iccid.db")),
+      store: new SqliteStore(path),
+      holdCharges: async () => holdSqliteCharges(path),
       dispose: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -148,6 +155,7 @@ async function testStore(): Promise<TestBacking> {
     kind: "postgres",
     store: new PgStore(url, { schema: schema.name }),
     ...(redis ? { limiters: redisLimiters(redis, `iccid-test:${schema.name}`) } : {}),
+    holdCharges: () => holdPgCharges(url, schema.name),
     async dispose() {
       await redis?.quit();
       await schema.drop();

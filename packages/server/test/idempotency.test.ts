@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createConnection } from "node:net";
 import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
@@ -133,6 +134,41 @@ describe("Idempotency-Key", () => {
     const ran = await send();
     expect([ran.status, ran.headers["idempotent-replayed"]]).toEqual([200, undefined]);
     expect((await usage(user)).totals).toEqual({ requests: 1, lookups: 1 });
+  });
+
+  it("keeps the answer of a request whose client went away while it ran: the retry is its replay, charged once", async () => {
+    const user = await server.createAccount();
+    expect((await lookup(user, undefined, { iccid: iccid(7999) })).status).toBe(200); // the key's first use writes too
+    const iccids = Array.from({ length: 1000 }, (_, i) => iccid(7000 + i));
+    const body = JSON.stringify({ iccids });
+    const head = [
+      "POST /api/v1/iccid/batch HTTP/1.1",
+      "Host: 127.0.0.1",
+      `Authorization: Bearer ${user.apiKey}`,
+      "Content-Type: application/json",
+      "Idempotency-Key: gone",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+    ].join("\r\n");
+    // The whole request, then, once the server holds it, the connection reset while its charge waits (on
+    // PostgreSQL only the charge waits, after the key was claimed; SQLite's one write lock holds the claim too).
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const release = await server.holdCharges();
+    await new Promise<void>((resolve) => {
+      const socket = createConnection({ port: Number(new URL(server.url).port), host: "127.0.0.1" }, () => {
+        socket.write(`${head}\r\n\r\n${body}`);
+        void pause(300).then(() => socket.resetAndDestroy());
+      });
+      socket.on("error", () => {}); // the reset is ours
+      socket.on("close", () => resolve());
+    });
+    await pause(300); // the server has seen the connection go
+    await release();
+    await pause(500); // on SQLite its claim waited on the lock too: it is made first, within the busy retry's pause
+    let retry = await batch(user, "gone", iccids);
+    // Until the first request's answer is kept, its claim answers 409.
+    while (retry.status === 409) retry = await batch(user, "gone", iccids);
+    expect([retry.status, retry.headers["idempotent-replayed"]]).toEqual([200, "true"]);
+    expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 1001 });
   });
 
   it("runs concurrent duplicates once: every other answer is a replay or a 409", async () => {

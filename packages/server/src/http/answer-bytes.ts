@@ -11,15 +11,18 @@ const spare: Buffer[] = [];
 /**
  * The bytes of one large answer, written piece by piece in order. They go into a buffer reused from an
  * earlier answer once that one was released, or a new one. Made for a response, they are released when it
- * closes (sent in full, or its connection gone), whatever happened before: an answer refused after its
- * bytes were written gives them back too. `release` gives the buffer back for reuse; `bytes()` is never read
- * after it.
+ * closes (sent in full, or its connection gone), whatever happened before. A response that closed before its
+ * bytes were taken (its client left while the request went on) lets its buffer go unreused: the request may
+ * still take the bytes (to keep them for an Idempotency-Key's replay), and they must be whole. `release`
+ * gives a taken buffer back for reuse; `bytes()` is never read after that.
  */
 export class AnswerBytes {
   #pending = "";
   #buffer: Buffer | undefined;
   #size = 0;
   #released = false;
+  /** `bytes()` was called: the answer has its bytes. */
+  #taken = false;
 
   constructor(response?: ServerResponse) {
     // "close" follows "finish" (the last byte handed to the kernel), or the connection's end.
@@ -39,15 +42,17 @@ export class AnswerBytes {
 
   /** The answer's bytes so far (everything added). */
   bytes(): Buffer {
+    this.#taken = true;
     if (!this.#buffer) return Buffer.from(this.#pending);
     this.#flush();
     return this.#buffer.subarray(0, this.#size);
   }
 
-  /** Gives the buffer back for another answer; once only, whatever is called after. */
+  /** Gives the buffer back for another answer once its bytes were taken; once only, whatever is called after. */
   release(): void {
     if (this.#released) return;
     this.#released = true;
+    if (!this.#taken) return; // still being made: the bytes stay whole for bytes(), the buffer is not reused
     if (this.#buffer && spare.length < SPARE_MAX) spare.push(this.#buffer);
     this.#buffer = undefined;
   }
