@@ -71,8 +71,16 @@ describe("unknown issuer prefixes", () => {
       }
       const batch = await call(server.url, "POST", "/api/v1/iccid/batch", {
         key,
-        // An item sent with its IMSI is counted as any other.
-        body: { iccids: [card("8972000", "33333333333"), card("8999998", "44444444444"), card("894410", "5555555555555"), { iccid: card("8999998", "66666666666"), imsi: "262011234567890" }] },
+        // An item sent with its IMSI is counted as any other; one whose IMSI cannot be read is not answered, nor counted.
+        body: {
+          iccids: [
+            card("8972000", "33333333333"),
+            card("8999998", "44444444444"),
+            card("894410", "5555555555555"),
+            { iccid: card("8999998", "66666666666"), imsi: "262011234567890" },
+            { iccid: card("8999998", "77777777777"), imsi: "26201" },
+          ],
+        },
       });
       expect(batch.status).toBe(200);
       const scrapeUrl = /"metrics":"(http:[^"]+)"/.exec(server.stdout())![1]!;

@@ -16,7 +16,7 @@ export class Lookups {
     private readonly decoders: DecoderSource,
     private readonly meter: Meter,
     private readonly imsis: ImsiDecoder,
-    private readonly unknown?: UnknownPrefixes,
+    private readonly unknown: UnknownPrefixes,
   ) {}
 
   /** One ICCID, with its IMSI when one is sent: an ICCID or IMSI that cannot be read is an input error naming its field. */
@@ -28,7 +28,7 @@ export class Lookups {
     if (!outcome.ok) throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }, ...imsiIssues]);
     if (imsiIssues[0]) throw new InvalidInput([imsiIssues[0]]);
     await this.meter.charge(grant, 1);
-    if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
+    if (outcome.result.issuer === null) this.unknown.note(outcome.result.iccid);
     return imsiOutcome?.ok ? withImsi(outcome.result, imsiOutcome.answer) : outcome.result;
   }
 
@@ -53,16 +53,17 @@ export class Lookups {
         yield imsi === undefined ? { index, ok: false, input, error: outcome.error } : { index, ok: false, input, imsi, error: outcome.error };
         continue;
       }
-      if (outcome.result.issuer === null) this.unknown?.note(outcome.result.iccid);
-      if (imsi === undefined) {
-        tally.answered(outcome.result.iccid, outcome.result.valid);
-        yield { index, ok: true, result: outcome.result };
-        continue;
-      }
-      const imsiOutcome = this.imsis.read(imsi);
-      if (!imsiOutcome.ok) {
+      const imsiOutcome = imsi === undefined ? undefined : this.imsis.read(imsi);
+      if (imsiOutcome && !imsiOutcome.ok) {
         tally.failed(`${input}\n${imsi}`);
         yield { index, ok: false, input, imsi, error: { ...imsiOutcome.error, field: "imsi" } };
+        continue;
+      }
+      // Answered: an unknown issuer's prefix is counted, as a single lookup's is.
+      if (outcome.result.issuer === null) this.unknown.note(outcome.result.iccid);
+      if (imsiOutcome === undefined) {
+        tally.answered(outcome.result.iccid, outcome.result.valid);
+        yield { index, ok: true, result: outcome.result };
         continue;
       }
       tally.answered(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`, outcome.result.valid);
