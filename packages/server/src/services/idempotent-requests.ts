@@ -4,12 +4,12 @@ import type { IdempotencyStore, IdempotentRequestId, StoredAnswer } from "../sto
 import type { Clock } from "../time.js";
 
 /** How long an answer is kept for replays. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 /**
  * How long a claim may stay pending before it counts as abandoned (its instance stopped while answering):
  * far longer than any request of these routes takes, so a live request is never run twice.
  */
-export const ABANDONED_CLAIM_MS = 5 * 60_000;
+const ABANDONED_CLAIM_MS = 5 * 60_000;
 /** What a duplicate of a request in flight is told to wait, in whole seconds. */
 const IN_FLIGHT_RETRY_SECONDS = 1;
 /** Expired answers of every account are deleted at most this often per instance, by a request's claim. */

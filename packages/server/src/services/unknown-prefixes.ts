@@ -2,7 +2,7 @@ import type { UnknownPrefixCount, UnknownPrefixStore } from "../store/store.js";
 import { floorDay, type Clock } from "../time.js";
 
 /** How many digits of an ICCID are kept: 89, the country and the issuer digits; never the account's. */
-export const UNKNOWN_PREFIX_DIGITS = 7;
+const UNKNOWN_PREFIX_DIGITS = 7;
 
 /**
  * Counts the lookups whose issuer no source names, by the first seven digits of the normalised ICCID and
