@@ -42,6 +42,19 @@ describe("lookups with the account page's session", () => {
     ]);
   });
 
+  it("shares an Idempotency-Key between the account's keys and its session: the same request is run once", async () => {
+    const user = await server.createAccount();
+    const cookie = await signIn(user);
+    const body = { iccids: [VALID[0], VALID[1]] };
+    const first = await call(server.url, "POST", "/api/v1/iccid/batch", { key: user.apiKey, headers: { "idempotency-key": "shared" }, body });
+    expect([first.status, first.headers["idempotent-replayed"]]).toEqual([200, undefined]);
+    const fromPage = await call(server.url, "POST", "/api/v1/iccid/batch", { cookie, headers: { ...sameOrigin(), "idempotency-key": "shared" }, body });
+    expect([fromPage.status, fromPage.headers["idempotent-replayed"]]).toEqual([200, "true"]);
+    expect(fromPage.text).toBe(first.text);
+    const usage = await call(server.url, "GET", "/api/v1/usage", { key: user.apiKey });
+    expect(usage.body.quota.used).toBe(2);
+  });
+
   it("refuses a cross-site request riding on the cookie, and charges nothing", async () => {
     const user = await server.createAccount();
     const cookie = await signIn(user);
