@@ -306,4 +306,25 @@ describe("Look up on the account page", () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it("asks which column holds the ICCIDs when the file does not say, and reads the one picked", async () => {
+    const user = await server.createAccount();
+    const { page, problems } = await signedIn(user, 1280, "light");
+    const rows = ["customer,card,note", "Acme,,no card yet", ...Array.from({ length: 30 }, (_, n) => `Customer ${n},${iccidOf(7, n)},ref ${n}`)];
+    const path = join(dir, "picked-column.csv");
+    writeFileSync(path, rows.join("\n") + "\n");
+    await page.getByLabel("CSV file").setInputFiles(path);
+    const column = page.getByLabel("ICCID column");
+    await column.waitFor();
+    expect(await column.locator("option:checked").textContent()).toBe("Pick the column that holds the ICCIDs");
+    await page.getByRole("button", { name: "Look up file" }).click();
+    await expect.poll(() => page.locator("#lookup-error").textContent()).toBe("Pick the column that holds the ICCIDs first.");
+    await column.selectOption({ label: "Column 2: card" });
+    await page.getByRole("button", { name: "Look up file" }).click();
+    await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
+    expect([await page.locator("#sum-rows").textContent(), await page.locator("#sum-valid").textContent()]).toEqual(["31", "30"]);
+    expect((await downloaded(page)).split("\n")[0]).toMatch(/^customer,card,note,/);
+    expect(await quotaUsed(user)).toBe(30);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });
