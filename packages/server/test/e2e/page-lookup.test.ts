@@ -327,4 +327,14 @@ describe("Look up on the account page", () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it("refuses a file that is not text as soon as it is chosen", async () => {
+    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
+    const path = join(dir, "sims.xlsx");
+    writeFileSync(path, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]));
+    await page.getByLabel("CSV file").setInputFiles(path);
+    await expect.poll(() => page.locator("#lookup-error").textContent()).toContain("sims.xlsx is not a text file");
+    expect(await page.getByRole("button", { name: "Look up file" }).isHidden()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -1,21 +1,23 @@
-import { CsvLayoutError, CsvRecordReader, detectCsvLayout, type CsvLayout } from "@iccid/core/grammar";
+import { CsvLayoutError, detectCsvLayout, type CsvLayout } from "@iccid/core/grammar";
 import { api, ApiProblem, describeProblem } from "./api.js";
 import { resultsView, stopWords } from "./batch-results.js";
 import { announce, byId, h, showError } from "./dom.js";
 import { answerCard, notAnIccidCard } from "./lookup-card.js";
 import { formatCount, plural } from "./format.js";
 import type { PreviewRow, Stop, Tally } from "./upload-protocol.js";
+import { fileRecords, UnreadableFile } from "./upload-records.js";
 import { UploadRun } from "./upload-run.js";
 
-/** What is read of a chosen file to offer its columns: enough for the first two records. */
-const HEAD_BYTES = 64 * 1024;
 const MAX_ROWS = 1_000_000;
 
-/** The first two records of a file, read from its first block (a record cut at its end is left out). */
+/** The first two records of a file, read as the upload reads it (UTF-8 or UTF-16; a file not text is refused). */
 async function headRecords(file: File): Promise<string[][]> {
-  const records: string[][] = [];
-  new CsvRecordReader().write(await file.slice(0, HEAD_BYTES).text(), file.size <= HEAD_BYTES, records);
-  return records.slice(0, 2);
+  const head: string[][] = [];
+  for await (const records of fileRecords(file, { bytes: 0 })) {
+    head.push(...records);
+    if (head.length >= 2) break;
+  }
+  return head.slice(0, 2);
 }
 
 /**
@@ -124,7 +126,16 @@ export class LookupPanel {
     this.#columnField.hidden = true;
     this.#uploadSubmit.hidden = !file;
     if (!file) return;
-    const [first, second] = await headRecords(file);
+    let head: string[][];
+    try {
+      head = await headRecords(file);
+    } catch (error) {
+      if (!(error instanceof UnreadableFile)) throw error;
+      showError(this.#error, error.message);
+      this.#uploadSubmit.hidden = true;
+      return;
+    }
+    const [first, second] = head;
     if (!first) {
       showError(this.#error, `${file.name} holds no rows.`);
       this.#uploadSubmit.hidden = true;
