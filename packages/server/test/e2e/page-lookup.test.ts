@@ -4,12 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { luhnCheckDigit, parseIccid, readCsv } from "@iccid/core";
+import { readCsv } from "@iccid/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
 import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { chargedIccids, iccidOf, messyCsv } from "./sims-csv.js";
 
 // The account page's Look up card in Chromium: one number, three pasted, a 20,000-row CSV whose answers
 // file must equal the one the built `iccid batch` writes for the same file, with usage up by exactly the
@@ -33,61 +34,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-const withCheckDigit = (body: string) => body + luhnCheckDigit(body);
-/** The n-th ICCID of a series: distinct for every (series, n), under a few issuers' prefixes. */
-const iccidOf = (series: number, n: number) => withCheckDigit(["89441", "89314", "89014", "89490", "89330"][n % 5]! + String(series).padStart(3, "0") + String(n).padStart(10, "0"));
-
-/**
- * A CSV as people have them: a BOM, CRLF, a header, quoted cells with commas, quotes and line breaks,
- * cells a spreadsheet would run as formulas, ragged rows, and rows whose ICCID is blank, not a number, too
- * short or fails its check; ICCIDs written with spaces and dashes.
- */
-function messyCsv(series: number, rows: number): string {
-  const lines = ["customer,ICCID,note"];
-  for (let n = 1; n <= rows; n++) {
-    const iccid = iccidOf(series, n);
-    switch (n % 20) {
-      case 1:
-        lines.push(`"Acme, Inc.",${iccid},"said ""hi"""`);
-        break;
-      case 2:
-        lines.push(`Globex,${iccid.replace(/(.{4})/g, "$1 ").trim()},"two\r\nlines"`);
-        break;
-      case 3:
-        lines.push(`Initech,${iccid}`); // short row: no note
-        break;
-      case 4:
-        lines.push(`Umbrella,,blank iccid`);
-        break;
-      case 5:
-        lines.push(`Hooli,not-a-number,=SUM(A1:A2)`);
-        break;
-      case 6:
-        lines.push(`Soylent,12345,-5,extra,cells`);
-        break;
-      case 7:
-        lines.push(`Stark,${iccid.slice(0, -1)}${(Number(iccid.at(-1)) + 1) % 10},@fails its check`);
-        break;
-      case 8:
-        lines.push(`Wayne,${iccid.replace(/(.{5})/g, "$1-").replace(/-$/, "")},dashes`);
-        break;
-      default:
-        lines.push(`Customer ${n},${iccid},ref ${n}`);
-    }
-  }
-  return "\uFEFF" + lines.join("\r\n") + "\r\n";
-}
-
-/** The ICCIDs a CSV from messyCsv has answered: every well-formed cell, distinct. */
-function chargedIccids(csv: string): Set<string> {
-  const set = new Set<string>();
-  for (const record of readCsv(csv).records.slice(1)) {
-    const parsed = parseIccid(record[1] ?? "");
-    if (parsed.ok) set.add(parsed.iccid);
-  }
-  return set;
-}
 
 async function signedIn(account: TestAccount, width: number, colorScheme: "light" | "dark"): Promise<{ page: Page; problems: string[] }> {
   const context = await newContext(browser, { width, height: width > 500 ? 900 : 812 }, { colorScheme });
