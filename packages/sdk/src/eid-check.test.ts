@@ -1,10 +1,9 @@
 import { EidBatchResult, EidResult } from "@iccid/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { agreesWithZod } from "../test/mutations.js";
+import { agreesWithZod, thrownBy } from "../test/mutations.js";
 import { FastEidBatchResult, FastEidResult, isEidBatchResult, isEidResult } from "./eid-check.js";
 import { ResponseValidationError } from "./errors.js";
-import { checkedBody } from "./response-body.js";
 
 const EID = "89049032123451234512345678901235";
 const full = () => ({
@@ -40,16 +39,6 @@ const batch = () => ({
   summary: { total: 3, ok: 2, failed: 1, valid: 1, invalid: 1, unique: 3 },
 });
 
-/** What checkedBody throws for `body` with `schema` (or undefined when it accepts). */
-function thrownBy(schema: Parameters<typeof checkedBody>[1], body: unknown): unknown {
-  try {
-    checkedBody({ method: "POST", path: "/eid/lookup" }, schema, { status: 200, headers: { "content-type": "application/json", "x-request-id": "req_1" }, body: JSON.stringify(body) });
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
-
 describe("the fast EID-answer checks", () => {
   it("accept the v1 shapes, and return what zod returns", () => {
     for (const good of [full, sparse]) {
@@ -70,8 +59,8 @@ describe("the fast EID-answer checks", () => {
     const answer: Record<string, unknown> = full();
     answer.layout = "sgp03";
     delete answer.checks;
-    const fast = thrownBy(FastEidResult, answer) as ResponseValidationError;
-    const zodAlone = thrownBy(EidResult, answer) as ResponseValidationError;
+    const fast = thrownBy(FastEidResult, answer, "/eid/lookup") as ResponseValidationError;
+    const zodAlone = thrownBy(EidResult, answer, "/eid/lookup") as ResponseValidationError;
     expect(fast).toBeInstanceOf(ResponseValidationError);
     expect(fast.message).toBe(zodAlone.message);
     expect(fast.issues).toEqual(zodAlone.issues);

@@ -2,24 +2,11 @@ import { LookupResult } from "@iccid/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { full, sparse } from "../test/lookup-answers.js";
-import { agreesWithZod } from "../test/mutations.js";
-import { checkedBody } from "./response-body.js";
+import { agreesWithZod, thrownBy } from "../test/mutations.js";
 import { ResponseValidationError } from "./errors.js";
 import { FastLookupResult, isLookupResult } from "./lookup-check.js";
 
 const zodOk = (answer: unknown) => LookupResult.safeParse(answer).success;
-const CALL = { method: "POST", path: "/iccid/lookup" };
-const headers = { "content-type": "application/json", "x-request-id": "req_1" };
-
-/** What checkedBody throws for `body` with `schema` (or undefined when it accepts). */
-function thrownBy(schema: typeof FastLookupResult, body: unknown): unknown {
-  try {
-    checkedBody(CALL, schema, { status: 200, headers, body: JSON.stringify(body) });
-    return undefined;
-  } catch (error) {
-    return error;
-  }
-}
 
 describe("the fast lookup-answer check", () => {
   it("accepts the v1 shapes, and returns what zod returns", () => {

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { checkedBody } from "../src/response-body.js";
 
 // One- and two-field changes to a JSON answer, for the tests that hold a fast answer check to zod's verdicts.
 
@@ -42,4 +43,14 @@ export function agreesWithZod(good: () => unknown, fast: (data: unknown) => bool
     if (verdict && !zodOk(answer)) throw new Error(`the fast check accepts what zod rejects: ${JSON.stringify(changes)}`);
     if (verdict !== zodOk(answer)) throw new Error(`the fast check and zod disagree: ${JSON.stringify(changes)}`);
   });
+}
+
+/** What checking `body` as a 200 answer to `path` with `schema` throws (undefined when it accepts it). */
+export function thrownBy(schema: Parameters<typeof checkedBody>[1], body: unknown, path = "/iccid/lookup"): unknown {
+  try {
+    checkedBody({ method: "POST", path }, schema, { status: 200, headers: { "content-type": "application/json", "x-request-id": "req_1" }, body: JSON.stringify(body) });
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
