@@ -4,6 +4,7 @@ import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
 import type { Clock } from "../src/time.js";
+import { eventually } from "./eventually.js";
 import { call, sessionCookie, type Answer } from "./http.js";
 
 // Idempotency-Key on the lookup, batch and key-creation routes (docs/api.md, "Idempotency"), on the store
@@ -225,6 +226,19 @@ describe("Idempotency-Key", () => {
     const later = await lookup(user, "daily", { iccid: iccid(12) });
     expect(later.status).toBe(200);
     expect(later.headers["idempotent-replayed"]).toBeUndefined();
+  });
+
+  it("deletes every account's answers past 24 hours, swept by a later request of any account", async () => {
+    const [gone, active] = [await server.createAccount(), await server.createAccount()];
+    expect((await lookup(gone, "left-behind", { iccid: iccid(13) })).status).toBe(200);
+    now += 24 * 3_600_000 + 1_000;
+    expect((await lookup(active, "fresh", { iccid: iccid(14) })).status).toBe(200);
+    // A claim that deletes nothing itself: it gets the key only once the sweep, which runs beside the
+    // request that started it, has deleted the kept answer.
+    const id = { accountId: gone.id, route: "/api/v1/iccid/lookup", key: "left-behind" };
+    const claim = () => server.store.idempotency.claimIdempotencyKey({ id, fingerprint: "probe", at: now, expiredBefore: 0, abandonedBefore: 0 });
+    await eventually(async () => expect(await claim()).toBe("claimed"));
+    expect((await lookup(active, "fresh", { iccid: iccid(14) })).headers["idempotent-replayed"]).toBe("true");
   });
 
   it("replays a key's creation as 201 with its record and no secret; one key exists", async () => {
