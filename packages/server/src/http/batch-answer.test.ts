@@ -24,7 +24,7 @@ describe("writeBatchAnswer", () => {
     for (const batch of [inputs, inputs.slice(0, 1), Array.from({ length: 1000 }, (_, i) => inputs[i % inputs.length]!)]) {
       const results: BatchItem[] = [];
       const bytes = new AnswerBytes();
-      const { summary } = writeBatchAnswer(decodeAll(batch, results), "json", bytes);
+      const { summary } = writeBatchAnswer(decodeAll(batch, results), bytes);
       const value = { results, summary };
       expect(bytes.bytes().toString("utf8")).toBe(JSON.stringify(value));
       expect(bytes.bytes().toString("utf8")).toBe(jsonEncoding(BatchResult)(value));
@@ -34,7 +34,7 @@ describe("writeBatchAnswer", () => {
 
   it("writes an empty results list when nothing is handed over", async () => {
     const bytes = new AnswerBytes();
-    writeBatchAnswer(decodeAll([], []), "json", bytes);
+    writeBatchAnswer(decodeAll([], []), bytes);
     expect(JSON.parse(bytes.bytes().toString("utf8"))).toEqual({ results: [], summary: { total: 0, ok: 0, failed: 0, valid: 0, invalid: 0, unique: 0 } });
   });
 });

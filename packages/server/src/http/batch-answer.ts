@@ -16,39 +16,44 @@ const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summar
 const OPEN = `{${JSON.stringify(RESULTS)}:[`;
 const CLOSE_RESULTS = `],${JSON.stringify(SUMMARY)}:`;
 
-/** The batch answer's two forms: the BatchResult JSON, or CSV with one lookup row per input (docs/api.md). */
-export type BatchAnswerForm = "json" | "csv";
+/** A batch's CSV form: its header line and the row of one item, each line ending in "\n". */
+export interface CsvForm<I> {
+  header: string;
+  row: (item: I) => string;
+}
 
-const CONTENT_TYPE: Record<BatchAnswerForm, string> = { json: JSON_CONTENT_TYPE, csv: "text/csv; charset=utf-8; header=present" };
-const CSV_HEADER = csvLine(LOOKUP_ROW_COLUMNS);
+/** The ICCID batch's CSV: one lookup row per input, the columns of `iccid batch` (docs/api.md). */
+export const LOOKUP_ROWS: CsvForm<BatchItem> = { header: csvLine(LOOKUP_ROW_COLUMNS), row: (item) => lookupRowCsv(item) + "\n" };
+
+const CSV_CONTENT_TYPE = "text/csv; charset=utf-8; header=present";
 
 /** CSV when the request's Accept prefers text/csv to application/json; JSON otherwise (no Accept, any other). */
-function formOf(ctx: Context): BatchAnswerForm {
-  return ctx.get("Accept") !== "" && ctx.accepts("application/json", "text/csv") === "text/csv" ? "csv" : "json";
+function prefersCsv(ctx: Context): boolean {
+  return ctx.get("Accept") !== "" && ctx.accepts("application/json", "text/csv") === "text/csv";
 }
 
 /**
- * Answers a batch in the form its Accept asks for, written as its items come from `batch`, encoded a run
- * of ITEMS_PER_RUN at a time as they arrive, so no result lives past its run. As JSON, the bytes are those of JSON.stringify(BatchResult)
- * (the summary, which `batch` returns when its items are done, last); as CSV, the header line and each
- * item's lookup row (core's lookupRowCsv). The answer goes out once the batch's charge, which `batch`
- * started when its items were done, is made. The bytes are given back when the response closes.
+ * Answers a batch, written as its items come from `batch`, so that no item lives past its run: as JSON,
+ * the bytes of JSON.stringify(BatchResult) (the summary, which `batch` returns when its items are done,
+ * last); as CSV, when the route has a CSV form and the request's Accept prefers it, the header line and each
+ * item's row. The answer goes out once the batch's charge, which `batch` started when its items were done,
+ * is made. The bytes are given back when the response closes.
  */
-export async function answerBatch(ctx: Context, batch: Iterator<BatchItem, ChargedBatch>): Promise<void> {
-  const form = formOf(ctx);
+export async function answerBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>, csv?: CsvForm<I>): Promise<void> {
+  const form = csv && prefersCsv(ctx) ? csv : undefined;
   const bytes = new AnswerBytes(ctx.res);
-  await writeBatchAnswer(batch, form, bytes).charged;
-  ctx.set("Vary", "Accept");
-  ctx.set("Content-Type", CONTENT_TYPE[form]);
+  await writeBatchAnswer(batch, bytes, form).charged;
+  if (csv) ctx.set("Vary", "Accept");
+  ctx.set("Content-Type", form ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE);
   ctx.body = bytes.bytes();
 }
 
-/** Writes the items of `batch` into `bytes` in the given form; answers what `batch` returned when done. */
-export function writeBatchAnswer<T extends { summary: BatchSummary }>(batch: Iterator<BatchItem, T>, form: BatchAnswerForm, bytes: AnswerBytes): T {
-  if (form === "json") return writeJsonBatch(batch, bytes);
+/** Writes the items of `batch` into `bytes`, as CSV in the given form or else as JSON; answers what `batch` returned when done. */
+export function writeBatchAnswer<I, T extends { summary: BatchSummary }>(batch: Iterator<I, T>, bytes: AnswerBytes, csv?: CsvForm<I>): T {
+  if (!csv) return writeJsonBatch(batch, bytes);
   let step = batch.next();
-  bytes.add(CSV_HEADER);
-  for (; !step.done; step = batch.next()) bytes.add(lookupRowCsv(step.value) + "\n");
+  bytes.add(csv.header);
+  for (; !step.done; step = batch.next()) bytes.add(csv.row(step.value));
   return step.value;
 }
 
@@ -70,15 +75,4 @@ function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<
   if (run.length > 0) writeRun();
   bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
   return step.value;
-}
-
-/**
- * Answers a batch whose answer has JSON only (the EID batch): the same shape and the same way as an ICCID
- * batch's JSON; the answer goes out once the charge is made.
- */
-export async function answerJsonBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>): Promise<void> {
-  const bytes = new AnswerBytes(ctx.res);
-  await writeJsonBatch(batch, bytes).charged;
-  ctx.set("Content-Type", JSON_CONTENT_TYPE);
-  ctx.body = bytes.bytes();
 }

@@ -17,7 +17,7 @@ async function pieces(answer: { results: BatchItem[]; summary: BatchSummary }): 
     yield* answer.results;
     return { summary: answer.summary };
   })();
-  writeBatchAnswer(items, "json", bytes);
+  writeBatchAnswer(items, bytes);
   const text = bytes.bytes().toString("utf8");
   bytes.release();
   return text;

@@ -1,5 +1,5 @@
 import { EidBatchRequest, EidBatchResult, EidLookupRequest, EidResult } from "@iccid/core";
-import { answerJsonBatch } from "../http/batch-answer.js";
+import { answerBatch } from "../http/batch-answer.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
@@ -36,7 +36,7 @@ export const eidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { eids } = parseInput(EidBatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      await answerJsonBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids));
+      await answerBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids));
     },
   }),
 ];

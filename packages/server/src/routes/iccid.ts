@@ -1,5 +1,5 @@
 import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
-import { answerBatch } from "../http/batch-answer.js";
+import { answerBatch, LOOKUP_ROWS } from "../http/batch-answer.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
@@ -50,7 +50,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
+      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids), LOOKUP_ROWS);
     },
   }),
 ];
