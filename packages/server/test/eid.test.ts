@@ -138,6 +138,14 @@ describe("POST /api/v1/eid/batch", () => {
     expect(await lookups(account.apiKey)).toBe(3);
   });
 
+  it("answers JSON whatever the Accept asks for: the EID batch has no CSV form", async () => {
+    const r = await call(server.url, "POST", "/api/v1/eid/batch", { key: server.owner.apiKey, body: { eids: [GERMAN] }, headers: { accept: "text/csv" } });
+    expect(r.status).toBe(200);
+    expect(r.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(r.headers.vary).toBeUndefined();
+    expect(r.body.results[0]).toMatchObject({ index: 0, ok: true, result: { eid: GERMAN } });
+  });
+
   it("refuses a batch only for its structure, pointing at the field", async () => {
     const key = server.owner.apiKey;
     const cases: Array<[unknown, string]> = [
