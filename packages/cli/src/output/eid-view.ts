@@ -7,7 +7,7 @@ import type { OutputFormat } from "./format.js";
 import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
-/** One EID's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
+/** One EID's answer as the CLI shows it (an InputOutcome of an EID read). */
 export type EidOutcome = InputOutcome<EidResult, EidBatchItemError>;
 
 /** What a failed EID outcome carries to the row: the reason it has no result. */
