@@ -18,21 +18,30 @@ export type LookupOutcome = { ok: true; result: LookupResult } | ({ ok: false } 
 /**
  * One column of a row: its name and its cell for each kind of outcome ("" where it has no value). A row
  * format is a list of these; the renderers and encoders walk the list, so a column's name, value and
- * place are stated once.
+ * place are stated once. R is what a result is and F what a failure carries (a lookup's by default; the
+ * CLI's EID row uses its own).
  */
-export interface OutcomeColumn {
+export interface OutcomeColumn<R = LookupResult, F = FailedLookup> {
   readonly name: string;
-  readonly ofResult: (result: LookupResult) => string;
-  readonly ofFailure: (failed: FailedLookup) => string;
+  readonly ofResult: (result: R) => string;
+  readonly ofFailure: (failed: F) => string;
 }
 
 const blank = (): string => "";
 
 /** A column that only a result has a value in. */
-export const resultColumn = (name: string, ofResult: (result: LookupResult) => string): OutcomeColumn => ({ name, ofResult, ofFailure: blank });
+export const resultColumn = <R = LookupResult, F = FailedLookup>(name: string, ofResult: (result: R) => string): OutcomeColumn<R, F> => ({
+  name,
+  ofResult,
+  ofFailure: blank,
+});
 
-/** A column that only a failed lookup has a value in. */
-const failureColumn = (name: string, ofFailure: (failed: FailedLookup) => string): OutcomeColumn => ({ name, ofResult: blank, ofFailure });
+/** A column that only a failed outcome has a value in. */
+export const failureColumn = <R = LookupResult, F = FailedLookup>(name: string, ofFailure: (failed: F) => string): OutcomeColumn<R, F> => ({
+  name,
+  ofResult: blank,
+  ofFailure,
+});
 
 function warningCodes(result: LookupResult): string {
   const warnings = result.warnings;
@@ -82,8 +91,11 @@ export function rowOutcome(outcome: LookupOutcome): RowOutcome {
   return !outcome.ok ? "failed" : outcome.result.valid ? "valid" : "invalid";
 }
 
-/** The cells of one outcome under `columns`, in their order. */
-export function rowCells(columns: readonly OutcomeColumn[], outcome: LookupOutcome): string[] {
+/** The cells of one outcome under `columns`, in their order: the result's cells, or the failure's. */
+export function rowCells<R = LookupResult, F = FailedLookup>(
+  columns: readonly OutcomeColumn<R, F>[],
+  outcome: { ok: true; result: R } | ({ ok: false } & F),
+): string[] {
   if (outcome.ok) {
     const result = outcome.result;
     return columns.map((column) => column.ofResult(result));

@@ -1,28 +1,17 @@
 import { LOOKUP_WARNING_CODES, ISSUER_CONFIDENCES, ISSUER_ORIGINS, ISSUER_SOURCES, LookupResult } from "@iccid/core";
 import { checkedFirst } from "./fast-schema.js";
+import { isCountry, isCountryOrNull, isInt, isObject, isStringOrNull, isWarningsOf } from "./shape-check.js";
 
 // A lookup answer (`LookupResult`, alone or as a batch item) checked with plain comparisons, mirroring
 // core's zod schema field by field and never more lenient than it (see fast-schema.ts for how it is used).
 // zod's safeParse builds a copy of every object; on a batch of 1000 that was ≈1.5 µs per item against
 // ≈0.1 µs here, and on a single lookup it was a visible part of the SDK's own cost per call.
 
-type Obj = Record<string, unknown>;
-
-const WARNING_CODES: ReadonlySet<unknown> = new Set(LOOKUP_WARNING_CODES);
 const ORIGINS: ReadonlySet<unknown> = new Set(ISSUER_ORIGINS);
 const SOURCES: ReadonlySet<unknown> = new Set(ISSUER_SOURCES);
 const CONFIDENCES: ReadonlySet<unknown> = new Set(ISSUER_CONFIDENCES);
 
-export const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
-const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
 const isDigitOrAbsent = (v: unknown): boolean => v === undefined || (typeof v === "string" && v.length === 1);
-
-function isCountry(country: unknown): boolean {
-  return isObject(country) && typeof country.iso2 === "string" && country.iso2.length === 2 && typeof country.name === "string";
-}
-
-export const isCountryOrNull = (country: unknown): boolean => country === null || isCountry(country);
 
 function isIssuer(issuer: unknown): boolean {
   return (
@@ -56,15 +45,8 @@ function isImsiAnswer(a: unknown): boolean {
   );
 }
 
-function isWarnings(v: unknown): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) {
-    const w: unknown = v[i];
-    if (!isObject(w) || !WARNING_CODES.has(w.code) || typeof w.message !== "string") return false;
-    if (w.candidates !== undefined && !isCandidates(w.candidates)) return false;
-  }
-  return true;
-}
+/** A lookup warning may carry the candidates of an ambiguous reading. */
+const isWarnings = isWarningsOf(LOOKUP_WARNING_CODES, (w) => w.candidates === undefined || isCandidates(w.candidates));
 
 /** An ambiguous reading's candidates: each a country, an issuer or null, and a home network or null. */
 function isCandidates(v: unknown): boolean {

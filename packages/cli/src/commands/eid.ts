@@ -22,7 +22,7 @@ Examples:
   $ cat eids.txt | iccid eid -                          # - reads EIDs from stdin, one per line
 `;
 
-/** Reads the well-formed EIDs on the server, batches of up to BATCH_MAX_ITEMS for several, and reports malformed ones in place. */
+/** How `iccid eid` reads EIDs: the grammar check, then the server, one EID alone or batches of up to BATCH_MAX_ITEMS (answerInOrder puts malformed ones in place). */
 const EID_READER: InOrderReader<EidResult, EidBatchItemError> = {
   parse: parseEid,
   one: (client, eid) => client.eid.lookup(eid),

@@ -34,7 +34,7 @@ function imsiValue(value: string): string {
   return value;
 }
 
-/** Looks up the well-formed ICCIDs, with the IMSI (if any) beside a single one, and reports malformed ones in place. */
+/** How `iccid lookup` reads ICCIDs: the grammar check, then the server, with the IMSI (if any) beside a single one (answerInOrder puts malformed ones in place). */
 function iccidReader(imsi: string | undefined): InOrderReader<LookupResult, FailedLookup["error"]> {
   return {
     parse: parseIccid,

@@ -29,9 +29,14 @@ describe("EID rendering", () => {
     expect(rows[2]).toEqual(["1234", "", "", "", "", "", "", "", "", "", "", "", "too_short", "the EID has 4 digits; an EID has 32"]);
   });
 
-  it("tsv: the csv rows without the header", () => {
-    const tsv = renderEids(outcomes, "tsv", palette(false)).trimEnd().split("\n").map((line) => line.split("\t"));
-    const csv = renderEids(outcomes, "csv", palette(false)).trimEnd().split("\n").map((line) => line.split(","));
-    expect(tsv).toEqual(csv.slice(1));
+  it("tsv: the rows without a header, tab between cells, a comma kept as it is (csv would quote it)", () => {
+    const withComma: EidOutcome = { input: "12,34", ok: false, error: { code: "invalid_characters", message: "the EID has \",\", not a digit" } };
+    expect(renderEids([...outcomes, withComma], "tsv", palette(false))).toBe(
+      [
+        `EID: ${EID}\t${EID}\ttrue\tvalid\t\tsgp02\t49\tDE\tGermany\t89049032\t\tmodem_response\t\t\n`,
+        "1234\t\t\t\t\t\t\t\t\t\t\t\ttoo_short\tthe EID has 4 digits; an EID has 32\n",
+        '12,34\t\t\t\t\t\t\t\t\t\t\t\tinvalid_characters\tthe EID has ",", not a digit\n',
+      ].join(""),
+    );
   });
 });

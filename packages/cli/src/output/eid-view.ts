@@ -1,3 +1,4 @@
+import { failureColumn, resultColumn, rowCells, type OutcomeColumn } from "@iccid/core";
 import type { EidBatchItemError, EidResult } from "@iccid/core/types";
 import type { InputOutcome } from "../answer-in-order.js";
 import type { Palette } from "./colour.js";
@@ -6,22 +7,14 @@ import type { OutputFormat } from "./format.js";
 import { renderTable } from "./table.js";
 import { tsvText } from "./tsv.js";
 
-/** One EID's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
+/** One EID's answer as the CLI shows it (an InputOutcome of an EID read). */
 export type EidOutcome = InputOutcome<EidResult, EidBatchItemError>;
 
-/** One column of the EID row: its name and its cell for each kind of outcome ("" where it has none), stated once. */
-interface EidColumn {
-  readonly name: string;
-  readonly ofResult: (result: EidResult) => string;
-  readonly ofFailure: (error: EidBatchItemError) => string;
-}
-
-const blank = (): string => "";
-const resultColumn = (name: string, ofResult: (result: EidResult) => string): EidColumn => ({ name, ofResult, ofFailure: blank });
-const failureColumn = (name: string, ofFailure: (error: EidBatchItemError) => string): EidColumn => ({ name, ofResult: blank, ofFailure });
+/** What a failed EID outcome carries to the row: the reason it has no result. */
+type EidFailure = { error: EidBatchItemError };
 
 /** The columns of `iccid eid --output csv` (and of tsv, without the header), after the input. */
-const EID_ROW: readonly EidColumn[] = [
+const EID_ROW: readonly OutcomeColumn<EidResult, EidFailure>[] = [
   resultColumn("eid", (r) => r.eid),
   resultColumn("valid", (r) => String(r.valid)),
   resultColumn("mod97", (r) => r.checks.mod97),
@@ -33,17 +26,15 @@ const EID_ROW: readonly EidColumn[] = [
   resultColumn("manufacturer_id", (r) => r.manufacturer?.id ?? ""),
   resultColumn("manufacturer", (r) => r.manufacturer?.name ?? ""),
   resultColumn("warnings", (r) => r.warnings.map((w) => w.code).join(";")),
-  failureColumn("error_code", (e) => e.code),
-  failureColumn("error", (e) => e.message),
+  failureColumn("error_code", (f) => f.error.code),
+  failureColumn("error", (f) => f.error.message),
 ];
 
 const HEADER = ["input", ...EID_ROW.map((column) => column.name)];
 
 /** One outcome's row: the input as typed, then EID_ROW's cells. */
 function cells(o: EidOutcome): string[] {
-  const row = [o.input];
-  for (const column of EID_ROW) row.push(o.ok ? column.ofResult(o.result) : column.ofFailure(o.error));
-  return row;
+  return [o.input, ...rowCells(EID_ROW, o)];
 }
 
 /** "✓ valid" or "✗ bad check digits (35 would pass)". */

@@ -1,7 +1,8 @@
-import { LOOKUP_ROW, rowCells, type LookupOutcome as ResultOrFailure } from "@iccid/core";
+import { LOOKUP_ROW, rowCells, type FailedLookup, type LookupResult } from "@iccid/core";
+import type { InputOutcome } from "../answer-in-order.js";
 
-/** One ICCID's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
-export type LookupOutcome = ResultOrFailure & { input: string };
+/** One ICCID's answer as the CLI shows it (an InputOutcome of a lookup). */
+export type LookupOutcome = InputOutcome<LookupResult, FailedLookup["error"]>;
 
 /** The lookup row's cells of one outcome (core's LOOKUP_ROW, the columns every format with columns shows). */
 export function resultCells(outcome: LookupOutcome): string[] {

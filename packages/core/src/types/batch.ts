@@ -1,5 +1,4 @@
-import type { IccidErrorCode } from "../grammar-codes.js";
-import type { ImsiErrorCode } from "../imsi.js";
+import type { BatchItemErrorCode } from "../imsi.js";
 import type { LookupRequest, LookupResult } from "./lookup.js";
 
 /** `POST /api/v1/iccid/batch` request body. */
@@ -14,7 +13,7 @@ export interface BatchItemError {
    * The grammar's verdict: `empty`, `invalid_characters`, `invalid_mii`, `too_short` or `too_long`; for an
    * IMSI also `unknown_mcc` (an MCC the network list does not have).
    */
-  code: IccidErrorCode | ImsiErrorCode;
+  code: BatchItemErrorCode;
   /** The same in words, for people. */
   message: string;
   /** `imsi` when the item's IMSI failed; absent when its ICCID did. */
