@@ -2,7 +2,7 @@ import { createConnection } from "node:net";
 import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../src/auth/secrets.js";
-import { startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
+import { rawJsonPost, startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
 import type { Clock } from "../src/time.js";
 import { eventually } from "./eventually.js";
 import { call, sessionCookie, type Answer } from "./http.js";
@@ -143,22 +143,14 @@ describe("Idempotency-Key", () => {
     const user = await server.createAccount();
     expect((await lookup(user, undefined, { iccid: iccid(7999) })).status).toBe(200); // the key's first use writes too
     const iccids = Array.from({ length: 1000 }, (_, i) => iccid(7000 + i));
-    const body = JSON.stringify({ iccids });
-    const head = [
-      "POST /api/v1/iccid/batch HTTP/1.1",
-      "Host: 127.0.0.1",
-      `Authorization: Bearer ${user.apiKey}`,
-      "Content-Type: application/json",
-      "Idempotency-Key: gone",
-      `Content-Length: ${Buffer.byteLength(body)}`,
-    ].join("\r\n");
+    const request = rawJsonPost("/api/v1/iccid/batch", user.apiKey, JSON.stringify({ iccids }), { "Idempotency-Key": "gone" });
     // The whole request, then, once the server holds it, the connection reset while its charge waits (on
     // PostgreSQL only the charge waits, after the key was claimed; SQLite's one write lock holds the claim too).
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const release = await server.holdCharges();
     await new Promise<void>((resolve) => {
       const socket = createConnection({ port: Number(new URL(server.url).port), host: "127.0.0.1" }, () => {
-        socket.write(`${head}\r\n\r\n${body}`);
+        socket.write(request);
         void pause(300).then(() => socket.resetAndDestroy());
       });
       socket.on("error", () => {}); // the reset is ours
