@@ -69,7 +69,11 @@ export interface TestServer {
   createAccount(opts?: { email?: string; password?: string; status?: SubscriptionStatus; plan?: string }): Promise<TestAccount>;
   setSubscription(email: string, status: SubscriptionStatus): Promise<void>;
   setPlan(name: string, limits: Omit<Plan, "name">): Promise<void>;
-  /** Makes every charge wait, from another connection to the store, until the release is called. */
+  /**
+   * Makes every charge wait, from another connection to the store, until the release is called. On SQLite
+   * it holds every write (the file's one write lock): idempotency claims, keys' last-used times, sessions
+   * too. On PostgreSQL it holds the quota counters only.
+   */
   holdCharges(): Promise<ReleaseCharges>;
   close(): Promise<void>;
 }

@@ -148,18 +148,21 @@ describe("Idempotency-Key", () => {
     // PostgreSQL only the charge waits, after the key was claimed; SQLite's one write lock holds the claim too).
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const release = await server.holdCharges();
-    await new Promise<void>((resolve) => {
-      const socket = createConnection({ port: Number(new URL(server.url).port), host: "127.0.0.1" }, () => {
-        socket.write(request);
-        void pause(300).then(() => socket.resetAndDestroy());
+    try {
+      await new Promise<void>((resolve) => {
+        const socket = createConnection({ port: Number(new URL(server.url).port), host: "127.0.0.1" }, () => {
+          socket.write(request);
+          void pause(300).then(() => socket.resetAndDestroy());
+        });
+        socket.on("error", () => {}); // the reset is ours
+        socket.on("close", () => resolve());
       });
-      socket.on("error", () => {}); // the reset is ours
-      socket.on("close", () => resolve());
-    });
-    // Time for the server to see the connection go: nothing it shows tells when (it logs and counts the
-    // request only once it is answered), so this is a pause.
-    await pause(300);
-    await release();
+      // Time for the server to see the connection go: nothing it shows tells when (it logs and counts the
+      // request only once it is answered), so this is a pause.
+      await pause(300);
+    } finally {
+      await release();
+    }
     await pause(500); // on SQLite its claim waited on the lock too: it is made first, within the busy retry's pause
     let retry: Answer | undefined;
     await eventually(async () => {
