@@ -7,7 +7,10 @@ export type ReleaseCharges = () => Promise<void>;
 // A fault injected for real: another connection holds what a charge must write, so every charge waits (the
 // server retries a busy SQLite file, and PostgreSQL queues the commit behind the lock) until released.
 
-/** Holds the SQLite file's write lock from a connection of its own. */
+/**
+ * Holds the SQLite file's write lock from a connection of its own (BEGIN IMMEDIATE): not only charges but
+ * every write waits, idempotency claims, keys' last-used times and sessions among them.
+ */
 export function holdSqliteCharges(path: string): ReleaseCharges {
   const db = new Database(path);
   db.exec("BEGIN IMMEDIATE");
@@ -17,7 +20,7 @@ export function holdSqliteCharges(path: string): ReleaseCharges {
   };
 }
 
-/** Locks the quota counters of `schema` against writes from a connection of its own. */
+/** Locks the quota counters of `schema` against writes from a connection of its own: only what charges write waits. */
 export async function holdPgCharges(url: string, schema: string): Promise<ReleaseCharges> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -32,7 +32,7 @@ export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchem
 export { TcpRelay } from "./tcp-relay.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";
-export { exchange, responses, type RawResponse } from "./raw-http.js";
+export { exchange, rawJsonPost, responses, type RawResponse } from "./raw-http.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at
@@ -69,7 +69,11 @@ export interface TestServer {
   createAccount(opts?: { email?: string; password?: string; status?: SubscriptionStatus; plan?: string }): Promise<TestAccount>;
   setSubscription(email: string, status: SubscriptionStatus): Promise<void>;
   setPlan(name: string, limits: Omit<Plan, "name">): Promise<void>;
-  /** Makes every charge wait, from another connection to the store, until the release is called. */
+  /**
+   * Makes every charge wait, from another connection to the store, until the release is called. On SQLite
+   * it holds every write (the file's one write lock): idempotency claims, keys' last-used times, sessions
+   * too. On PostgreSQL it holds the quota counters only.
+   */
   holdCharges(): Promise<ReleaseCharges>;
   close(): Promise<void>;
 }

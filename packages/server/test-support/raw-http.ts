@@ -1,7 +1,16 @@
 import { createConnection } from "node:net";
 
 // Raw HTTP on one connection, for the cases a client library refuses to send (malformed requests, missing
-// Host, odd Expect, a body cut short).
+// Host, odd Expect, a body cut short) or a test must hold the connection itself.
+
+/**
+ * A JSON POST as raw HTTP/1.1 bytes, sent with an API key, with Host and Content-Length written for it:
+ * for a test that must hold the connection itself (reset it, never read from it).
+ */
+export function rawJsonPost(path: string, apiKey: string, body: string, headers: Record<string, string> = {}): string {
+  const fields = { Host: "x", Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", ...headers, "Content-Length": String(Buffer.byteLength(body)) };
+  return `POST ${path} HTTP/1.1\r\n${Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`;
+}
 
 /** Writes raw bytes on one connection and resolves with everything received until the server closes it. */
 export function exchange(url: string, ...writes: Array<string | Buffer>): Promise<string> {

@@ -4,7 +4,7 @@ import { createConnection, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, ownerCredentials, startServerProcess, type ServerProcess } from "../test-support/index.js";
+import { killServerProcesses, ownerCredentials, rawJsonPost, startServerProcess, type ServerProcess } from "../test-support/index.js";
 import { eventually } from "./eventually.js";
 import { call } from "./http.js";
 
@@ -32,8 +32,7 @@ function maxBuffer(name: "tcp_rmem" | "tcp_wmem"): number {
 
 /** One 1,000-item batch (one ICCID repeated: one lookup charged, an answer of about 450 KB), as raw HTTP. */
 function batchRequest(key: string): string {
-  const body = JSON.stringify({ iccids: Array.from({ length: 1000 }, () => "89441000000000000018") });
-  return `POST /api/v1/iccid/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  return rawJsonPost("/api/v1/iccid/batch", key, JSON.stringify({ iccids: Array.from({ length: 1000 }, () => "89441000000000000018") }));
 }
 
 /**

@@ -15,8 +15,8 @@ export interface CallingCodeTable {
   ofIccid(digits: string): string | null;
   /** ISO countries sharing a code, the main country first; empty for international networks. */
   countries(code: string): readonly string[];
-  /** The country a calling code names on its own: only a code of exactly one country names one (not 1, 7, 44 …). */
-  soleCountry(code: string): Country | null;
+  /** The country a calling code names on its own: only a code of exactly one country names one (not 1, 7, 44 …); no code names none. */
+  soleCountry(code: string | null): Country | null;
   /** The calling code of an ISO country, or null. */
   codeOf(iso2: string): string | null;
 }
@@ -56,7 +56,7 @@ export function callingCodeTable(): CallingCodeTable {
       return byCode.get(code) ?? [];
     },
     soleCountry(code) {
-      const countries = byCode.get(code);
+      const countries = code === null ? undefined : byCode.get(code);
       return countries?.length === 1 ? countryObject(countries[0]!) : null;
     },
     codeOf(iso2) {

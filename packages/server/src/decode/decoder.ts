@@ -101,6 +101,6 @@ export class IccidDecoder {
 
   /** The country the digits' numbering names without an issuer: a national prefix (Russia's 89 7 01), else a calling code of one country. */
   #numberingCountry(iccid: string, code: string | null): Country | null {
-    return this.#numberingCountries.longestMatch(iccid)?.country ?? (code === null ? null : this.#codes.soleCountry(code));
+    return this.#numberingCountries.longestMatch(iccid)?.country ?? this.#codes.soleCountry(code);
   }
 }

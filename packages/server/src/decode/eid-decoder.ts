@@ -30,7 +30,7 @@ export class EidDecoder {
         check_digits: parsed.check_digits,
         layout: parsed.layout,
         calling_code: code,
-        country: code === null ? null : this.#codes.soleCountry(code),
+        country: this.#codes.soleCountry(code),
         manufacturer: parsed.issuer_id === null ? null : { id: parsed.issuer_id, name: null },
         warnings: parsed.warnings,
       },

@@ -3,7 +3,7 @@ import { countryObject } from "./issuer-answer.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { csvRecords, readDataFile, type CsvFile } from "./registry/csv.js";
 import type { Network } from "./registry/network-codes.js";
-import { defaultRegistry, REGISTRY_DIR, type Registry } from "./registry/registry.js";
+import { defaultRegistry, REGISTRY_DIR } from "./registry/registry.js";
 
 /** Why an IMSI sent with an ICCID was not read. */
 export interface ImsiError {
@@ -91,9 +91,9 @@ export class ImsiDecoder {
     this.#mvnos = new PrefixIndex(mvnoRanges);
   }
 
-  /** The decoder over the registry's network list (parsed once, when the registry was built) and the MVNO ranges in `dir`. */
-  static fromRegistry(registry: Registry = defaultRegistry(), dir: URL = REGISTRY_DIR): ImsiDecoder {
-    return new ImsiDecoder(registry.networks, readMvnoRanges(readDataFile(dir, "imsi-ranges.csv")));
+  /** The decoder over the default registry's network list (parsed once, when the registry was built) and the MVNO ranges of its folder. */
+  static fromRegistry(): ImsiDecoder {
+    return new ImsiDecoder(defaultRegistry().networks, readMvnoRanges(readDataFile(REGISTRY_DIR, "imsi-ranges.csv")));
   }
 
   read(input: string): ImsiOutcome {

@@ -32,8 +32,8 @@ export function countryObject(iso2: string): Country {
 /**
  * The answer for one registry entry. A number numbered 89 + MCC + MNC (Canada's 89302…) does not carry
  * its calling code in its digits: when the digits read as another country's code, the calling code is the
- * issuer's country's. Under an international code (870, 881, 882, 883, 888) the card uses no country's
- * numbering: the answer names no country, and the issuer's own country stays on the issuer.
+ * issuer's country's. Under an international code (one of no country: 800, 870, 881, 882, 883 …) the card
+ * uses no country's numbering: the answer names no country, and the issuer's own country stays on the issuer.
  */
 export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): IssuerAnswer {
   const iso2 = entry.iso2 && entry.iso2.length === 2 ? entry.iso2 : null;

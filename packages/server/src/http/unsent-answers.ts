@@ -23,15 +23,16 @@ interface Sending {
  * What the server holds for clients that do not read. Every connection's current answer is looked at every
  * SWEEP_MS: the bytes it still holds in the process (`writableLength`: written, not yet taken by the
  * kernel) are summed, and an answer still not sent in full `sendTimeoutMs` after it was written has its
- * connection reset (`resetAndDestroy`, which also frees what the kernel holds for it). `guard` follows every
- * request's answer from the request's start until its response closes (sent, or its connection ended),
- * and while the sum is over `unsentLimitBytes` refuses new requests with 503 and Retry-After (an answer
- * that is followed too: a client may not read that one either).
+ * connection reset (`resetAndDestroy`, which also frees what the kernel holds for it). An answer being
+ * made, sent in full, or abandoned is passed over. While the sum is over `unsentLimitBytes`, `guard`
+ * refuses new requests with 503 and Retry-After (an answer that is followed too: a client may not read
+ * that one either).
  *
- * Answers are followed by connection (a connection sends one at a time: connection-gate.ts), in an entry
- * made when the connection brings its first request and dropped when it closes. An entry per answer, added
- * and deleted on every request, kept each answer and all it refers to alive past the young generation's
- * collections, for the old generation's to find.
+ * Answers are followed by connection (a connection sends one at a time: connection-gate.ts). `guard`
+ * makes a connection's entry when it brings its first request; each later request on it puts its own
+ * answer in that entry in place of the last one, and the entry goes when the connection closes. So an
+ * entry keeps its connection's last answer until the next request replaces it or the socket closes, and
+ * no entry is made and dropped per request (which kept every answer alive into the old generation).
  */
 export class UnsentAnswers {
   readonly #connections = new Map<Socket, Sending>();
