@@ -1,4 +1,4 @@
-import { answersHeader, BATCH_MAX_ITEMS, BATCH_MAX_WIRE_INPUT, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
+import { answersHeader, BATCH_MAX_ITEMS, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, wireInput, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
 import { api, ApiProblem } from "./api.js";
 import { countOutcome, emptyTally } from "./answer-tally.js";
 import { fileRecords, UnreadableFile, type ReadCount } from "./upload-records.js";
@@ -75,7 +75,7 @@ async function answer(iccids: readonly string[], start: number): Promise<LookupO
     const parsed = parseIccid(iccid);
     if (parsed.ok) {
       at.push(outcomes.length);
-      send.push(parsed.input.length <= BATCH_MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
+      send.push(wireInput(parsed));
       outcomes.push(undefined);
     } else {
       outcomes.push({ ok: false, input: parsed.input, error: parsed.error });
