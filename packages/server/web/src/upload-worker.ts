@@ -1,7 +1,7 @@
 import { answersHeader, BATCH_MAX_ITEMS, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, wireInput, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
 import { api, ApiProblem } from "./api.js";
 import { countOutcome, emptyTally } from "./answer-tally.js";
-import { fileRecords, UnreadableFile, type ReadCount } from "./upload-records.js";
+import { fileRecords, readHead, UnreadableFile, type ReadCount } from "./upload-records.js";
 import type { PageMessage, PreviewRow, Stop, UploadSource, WorkerMessage } from "./upload-protocol.js";
 
 // The upload worker: reads the input, asks the batch endpoint in chunks of 1,000 rows, one at a time, and
@@ -117,13 +117,7 @@ async function run(source: UploadSource): Promise<void> {
   const failed: PreviewRow[] = [];
   let stop: Stop | undefined;
   try {
-    // The first two records decide the layout, as in `iccid batch`.
-    const head: string[][] = [];
-    while (head.length < 2) {
-      const next = await blocks.next();
-      if (next.done) break;
-      head.push(...next.value);
-    }
+    const head = await readHead(blocks);
     const layout = source.kind === "lines" ? LINES_LAYOUT : head[0] ? detectCsvLayout(head[0], head[1], source.column) : LINES_LAYOUT;
     parts.push(new Blob([csvLine(answersHeader(layout.columns))]));
     const width = layout.columns.length;
