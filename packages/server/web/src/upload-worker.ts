@@ -4,12 +4,12 @@ import { countOutcome, emptyTally } from "./answer-tally.js";
 import { fileRecords, readHead, UnreadableFile, type ReadCount } from "./upload-records.js";
 import type { PageMessage, PreviewRow, Stop, UploadSource, WorkerMessage } from "./upload-protocol.js";
 
-// The upload worker: reads the input, asks the batch endpoint in chunks of 1,000 rows, one at a time, and
-// builds the answers file as `iccid batch` writes it: the header, then every input row in input order, its
-// cells squared to the header's width, then its lookup row (core's lookupRowCsv, which the server's CSV
-// answer is written with). As the SDK does for the CLI, only what parses as an ICCID is sent, so a chunk
-// of blank or broken rows costs no request. On a refusal, an error or Cancel no new chunk is asked for; a
-// chunk already asked for is awaited and kept, so nothing charged is lost.
+// The upload worker: reads the input, asks the batch endpoint in chunks of as many rows as one batch may
+// carry, one at a time, and builds the answers file as `iccid batch` writes it: the header, then every input
+// row in input order, its cells squared to the header's width, then its lookup row (core's lookupRowCsv,
+// which the server's CSV answer is written with). As the SDK does for the CLI, only what parses as an ICCID
+// is sent, so a chunk of blank or broken rows costs no request. On a refusal, an error or Cancel no new
+// chunk is asked for; a chunk already asked for is awaited and kept, so nothing charged is lost.
 
 /** The worker's global, as far as it is used here (the page's type-check has the DOM's, not a worker's). */
 const scope = globalThis as unknown as { postMessage(message: WorkerMessage): void; onmessage: ((event: MessageEvent<PageMessage>) => void) | null };
