@@ -1,4 +1,4 @@
-import { BATCH_MAX_ITEMS, BATCH_MAX_WIRE_INPUT, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid } from "@iccid/core/grammar";
+import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, wireInput } from "@iccid/core/grammar";
 import type { BatchItem, BatchResult } from "@iccid/core/types";
 import { checkedBody, invalidResponse } from "./response-body.js";
 import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
@@ -186,7 +186,7 @@ async function* runChunks<T>(
       const parsed = parseIccid(value);
       if (parsed.ok) {
         offsets.push(offset);
-        send.push(parsed.input.length <= BATCH_MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
+        send.push(wireInput(parsed));
         items.push(undefined);
       } else {
         items.push({ index: chunk.start + offset, ok: false, input: parsed.input, error: parsed.error });

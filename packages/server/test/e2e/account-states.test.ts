@@ -1,13 +1,14 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test-support/index.js";
+import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
 import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { iccidOf } from "./sims-csv.js";
 
 // The states a user meets besides the happy path: locked out of sign-in (the page says until when), a
-// session that ended under the page (the form keeps the email), a period without lookups (no made-up
-// axis), and the /docs/errors page every problem points to (styled, at phone width too). Screenshots in
-// test/e2e/screenshots/.
+// session that ended under the page, found by a call or by a file's upload (the form keeps the email), a
+// period without lookups (no made-up axis), and the /docs/errors page every problem points to (styled, at
+// phone width too). Screenshots in test/e2e/screenshots/.
 
 const WIDTHS = [1280, 375] as const;
 let server: TestServer;
@@ -27,6 +28,25 @@ async function open(width: number, path = "/account"): Promise<{ page: Page; pro
   const { problems } = watchPage(page, server.url);
   await page.goto(`${server.url}${path}`);
   return { page, problems, close: () => context.close() };
+}
+
+/** Signs in, waits for the account, then ends the session elsewhere (expired, or signed out in another tab). */
+async function signInThenEndSession(page: Page): Promise<TestAccount> {
+  const account = await server.createAccount();
+  await signIn(page, account.email, account.password);
+  await page.getByRole("heading", { name: "Your account" }).waitFor();
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === "iccid_session")!;
+  expect((await call(server.url, "DELETE", "/api/v1/session", { cookie: `iccid_session=${session.value}` })).status).toBe(204);
+  return account;
+}
+
+/** The sign-in form back, saying why, with the email kept and the password to type. */
+async function expectSessionEnded(page: Page, email: string): Promise<void> {
+  await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  await expect.poll(() => page.getByRole("alert").textContent()).toBe("Your session has ended. Sign in again.");
+  expect(await page.locator("#sign-in-email").inputValue()).toBe(email);
+  await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
 }
 
 describe("account page states", () => {
@@ -49,24 +69,29 @@ describe("account page states", () => {
   });
 
   it("keeps the email on the sign-in form when the session ends under the page", async () => {
-    const account = await server.createAccount();
     const { page, problems, close } = await open(1280);
-    await signIn(page, account.email, account.password);
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
-    // The session ends elsewhere (expired, or signed out in another tab): the next call finds it gone.
-    const cookies = await page.context().cookies();
-    const session = cookies.find((c) => c.name === "iccid_session")!;
-    expect((await call(server.url, "DELETE", "/api/v1/session", { cookie: `iccid_session=${session.value}` })).status).toBe(204);
+    // The next call finds the session gone.
+    const account = await signInThenEndSession(page);
     await page.getByRole("button", { name: "Refresh" }).click();
-    await page.getByRole("heading", { name: "Sign in" }).waitFor();
-    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Your session has ended. Sign in again.");
-    expect(await page.locator("#sign-in-email").inputValue()).toBe(account.email);
-    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
+    await expectSessionEnded(page, account.email);
     await screenshot(page, "states-session-ended-1280");
     // Only the password to type again.
     await page.locator("#sign-in-password").fill(account.password);
     await page.locator("#sign-in-password").press("Enter");
     await page.getByRole("heading", { name: "Your account" }).waitFor();
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it("keeps the email on the sign-in form when the session ends before a file is looked up", async () => {
+    const { page, problems, close } = await open(1280);
+    const account = await signInThenEndSession(page);
+    // Choosing the file asks the server nothing; the upload's first batch finds the session gone.
+    const csv = `customer,ICCID\nAcme,${iccidOf(950, 1)}\nGlobex,${iccidOf(950, 2)}\n`;
+    await page.getByLabel("CSV file").setInputFiles({ name: "sims.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Look up file" }).click();
+    await expectSessionEnded(page, account.email);
+    expect(await page.locator("#lookup-results").count()).toBe(0);
     expect(problems).toEqual([]);
     await close();
   });

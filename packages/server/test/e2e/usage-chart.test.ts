@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeys } from "../../src/services/api-keys.js";
 import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { billingPeriod, floorHour, systemClock } from "../../src/time.js";
-import { launchChromium, newContext, screenshot, watchPage } from "./browser.js";
+import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 
 // The usage chart with six-figure days: every y label whole inside the chart, on a desktop and on a
 // phone; and Refresh brings the keys table up to date too. Screenshots: test/e2e/screenshots/.
@@ -38,9 +38,7 @@ describe("usage chart and Refresh", () => {
       const page = await context.newPage();
       const watch = watchPage(page, server.url);
       await page.goto(`${server.url}/account`);
-      await page.locator("#sign-in-email").fill(server.owner.email);
-      await page.locator("#sign-in-password").fill(server.owner.password);
-      await page.locator("#sign-in-password").press("Enter");
+      await signIn(page, server.owner.email, server.owner.password);
       await page.locator("#usage-chart svg.chart").waitFor();
 
       // Each label's box, in the chart's own coordinates, starts inside the chart.

@@ -5,19 +5,19 @@ import { announce, byId, h, showError } from "./dom.js";
 import { answerCard, notAnIccidCard } from "./lookup-card.js";
 import { formatCount, plural } from "./format.js";
 import type { PreviewRow, Stop, Tally } from "./upload-protocol.js";
-import { fileRecords, UnreadableFile } from "./upload-records.js";
+import { fileRecords, readHead, UnreadableFile } from "./upload-records.js";
 import { UploadRun } from "./upload-run.js";
 
 const MAX_ROWS = 1_000_000;
 
-/** The first two records of a file, read as the upload reads it (UTF-8 or UTF-16; a file not text is refused). */
+/** The head of a file, read as the upload reads it (UTF-8 or UTF-16; a file not text is refused), then closed. */
 async function headRecords(file: File): Promise<string[][]> {
-  const head: string[][] = [];
-  for await (const records of fileRecords(file, { bytes: 0 })) {
-    head.push(...records);
-    if (head.length >= 2) break;
+  const blocks = fileRecords(file, { bytes: 0 });
+  try {
+    return await readHead(blocks);
+  } finally {
+    await blocks.return(undefined);
   }
-  return head.slice(0, 2);
 }
 
 /**

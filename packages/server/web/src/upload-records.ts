@@ -56,3 +56,18 @@ export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator
     blocks.releaseLock();
   }
 }
+
+/**
+ * Reads blocks until it holds two records, the ones that decide the layout as in `iccid batch`, and returns every
+ * record it read (fewer than two if the input holds fewer): the upload goes on from there, losing none. The page's
+ * preview of a chosen file and the upload both take their head with this, so that both find the same layout.
+ */
+export async function readHead(blocks: AsyncIterator<string[][]>): Promise<string[][]> {
+  const head: string[][] = [];
+  while (head.length < 2) {
+    const next = await blocks.next();
+    if (next.done) break;
+    head.push(...next.value);
+  }
+  return head;
+}

@@ -1,15 +1,15 @@
-import { answersHeader, BATCH_MAX_ITEMS, BATCH_MAX_WIRE_INPUT, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
+import { answersHeader, BATCH_MAX_ITEMS, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, wireInput, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
 import { api, ApiProblem } from "./api.js";
 import { countOutcome, emptyTally } from "./answer-tally.js";
-import { fileRecords, UnreadableFile, type ReadCount } from "./upload-records.js";
+import { fileRecords, readHead, UnreadableFile, type ReadCount } from "./upload-records.js";
 import type { PageMessage, PreviewRow, Stop, UploadSource, WorkerMessage } from "./upload-protocol.js";
 
-// The upload worker: reads the input, asks the batch endpoint in chunks of 1,000 rows, one at a time, and
-// builds the answers file as `iccid batch` writes it: the header, then every input row in input order, its
-// cells squared to the header's width, then its lookup row (core's lookupRowCsv, which the server's CSV
-// answer is written with). As the SDK does for the CLI, only what parses as an ICCID is sent, so a chunk
-// of blank or broken rows costs no request. On a refusal, an error or Cancel no new chunk is asked for; a
-// chunk already asked for is awaited and kept, so nothing charged is lost.
+// The upload worker: reads the input, asks the batch endpoint in chunks of as many rows as one batch may
+// carry, one at a time, and builds the answers file as `iccid batch` writes it: the header, then every input
+// row in input order, its cells squared to the header's width, then its lookup row (core's lookupRowCsv,
+// which the server's CSV answer is written with). As the SDK does for the CLI, only what parses as an ICCID
+// is sent, so a chunk of blank or broken rows costs no request. On a refusal, an error or Cancel no new
+// chunk is asked for; a chunk already asked for is awaited and kept, so nothing charged is lost.
 
 /** The worker's global, as far as it is used here (the page's type-check has the DOM's, not a worker's). */
 const scope = globalThis as unknown as { postMessage(message: WorkerMessage): void; onmessage: ((event: MessageEvent<PageMessage>) => void) | null };
@@ -75,7 +75,7 @@ async function answer(iccids: readonly string[], start: number): Promise<LookupO
     const parsed = parseIccid(iccid);
     if (parsed.ok) {
       at.push(outcomes.length);
-      send.push(parsed.input.length <= BATCH_MAX_WIRE_INPUT ? parsed.input : parsed.iccid);
+      send.push(wireInput(parsed));
       outcomes.push(undefined);
     } else {
       outcomes.push({ ok: false, input: parsed.input, error: parsed.error });
@@ -117,13 +117,7 @@ async function run(source: UploadSource): Promise<void> {
   const failed: PreviewRow[] = [];
   let stop: Stop | undefined;
   try {
-    // The first two records decide the layout, as in `iccid batch`.
-    const head: string[][] = [];
-    while (head.length < 2) {
-      const next = await blocks.next();
-      if (next.done) break;
-      head.push(...next.value);
-    }
+    const head = await readHead(blocks);
     const layout = source.kind === "lines" ? LINES_LAYOUT : head[0] ? detectCsvLayout(head[0], head[1], source.column) : LINES_LAYOUT;
     parts.push(new Blob([csvLine(answersHeader(layout.columns))]));
     const width = layout.columns.length;
