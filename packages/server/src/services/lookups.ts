@@ -38,11 +38,13 @@ export class Lookups {
    * the summary with that charge under way, which the answer waits for before it goes out (a refused
    * charge, over the quota, rejects it): each distinct normalised ICCID that got a result is one lookup,
    * however often or however differently it was written; an ICCID sent with an IMSI is one lookup per
-   * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free.
+   * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free. The
+   * answered items whose issuer is unknown are counted once the charge is made, none if it is refused.
    */
   *batch(grant: Payer, inputs: readonly BatchInput[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const tally = new BatchTally();
+    const unknownIccids: string[] = [];
     for (let index = 0; index < inputs.length; index++) {
       const item = inputs[index]!;
       const input = typeof item === "string" ? item : item.iccid;
@@ -59,8 +61,7 @@ export class Lookups {
         yield { index, ok: false, input, imsi, error: { ...imsiOutcome.error, field: "imsi" } };
         continue;
       }
-      // Answered: an unknown issuer's prefix is counted, as a single lookup's is.
-      if (outcome.result.issuer === null) this.unknown.note(outcome.result.iccid);
+      if (outcome.result.issuer === null) unknownIccids.push(outcome.result.iccid);
       if (imsiOutcome === undefined) {
         tally.answered(outcome.result.iccid, outcome.result.valid);
         yield { index, ok: true, result: outcome.result };
@@ -69,6 +70,12 @@ export class Lookups {
       tally.answered(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`, outcome.result.valid);
       yield { index, ok: true, result: withImsi(outcome.result, imsiOutcome.answer) };
     }
-    return tally.charge(this.meter, grant, inputs.length);
+    const charged = tally.charge(this.meter, grant, inputs.length);
+    // Counted as a single lookup's are, once charged; the refusal itself reaches the answer, which waits on `charged`.
+    void charged.charged.then(
+      () => unknownIccids.forEach((iccid) => this.unknown.note(iccid)),
+      () => undefined,
+    );
+    return charged;
   }
 }
