@@ -1,4 +1,4 @@
-import type { BatchItem, LookupRequest, LookupResult } from "@iccid/core";
+import type { BatchItem, BatchItemError, LookupRequest, LookupResult } from "@iccid/core";
 import { withImsi, type ImsiDecoder } from "../decode/imsi-decoder.js";
 import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
@@ -51,14 +51,12 @@ export class Lookups {
       const imsi = typeof item === "string" ? undefined : item.imsi;
       const outcome = decoder.decode(input);
       if (!outcome.ok) {
-        tally.failed(imsi === undefined ? input : `${input}\n${imsi}`);
-        yield imsi === undefined ? { index, ok: false, input, error: outcome.error } : { index, ok: false, input, imsi, error: outcome.error };
+        yield failedItem(tally, index, input, imsi, outcome.error);
         continue;
       }
       const imsiOutcome = imsi === undefined ? undefined : this.imsis.read(imsi);
       if (imsiOutcome && !imsiOutcome.ok) {
-        tally.failed(`${input}\n${imsi}`);
-        yield { index, ok: false, input, imsi, error: { ...imsiOutcome.error, field: "imsi" } };
+        yield failedItem(tally, index, input, imsi, { ...imsiOutcome.error, field: "imsi" });
         continue;
       }
       if (outcome.result.issuer === null) unknownIccids.push(outcome.result.iccid);
@@ -78,4 +76,10 @@ export class Lookups {
     );
     return charged;
   }
+}
+
+/** The item of an input whose ICCID or IMSI cannot be read, counted in the tally by its input and IMSI as sent. */
+function failedItem(tally: BatchTally, index: number, input: string, imsi: string | undefined, error: BatchItemError): BatchItem {
+  tally.failed(imsi === undefined ? input : `${input}\n${imsi}`);
+  return imsi === undefined ? { index, ok: false, input, error } : { index, ok: false, input, imsi, error };
 }
