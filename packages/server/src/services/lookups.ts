@@ -68,7 +68,7 @@ export class Lookups {
       tally.answered(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`, outcome.result.valid);
       yield { index, ok: true, result: withImsi(outcome.result, imsiOutcome.answer) };
     }
-    const charged = tally.charge(this.meter, grant, inputs.length);
+    const charged = tally.charge(this.meter, grant);
     // Counted as a single lookup's are, once charged; the refusal itself reaches the answer, which waits on `charged`.
     void charged.charged.then(
       () => unknownIccids.forEach((iccid) => this.unknown.note(iccid)),
