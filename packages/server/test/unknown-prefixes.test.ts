@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ServerMetrics } from "../src/metrics/prometheus.js";
 import {
   createTestDatabase,
   killServerProcesses,
@@ -119,6 +120,25 @@ describe("unknown issuer prefixes", () => {
     const bad = run(["issuers", "unknown", "--since", "soon"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--since/);
+  });
+});
+
+describe("a batch's unknown issuer prefixes", () => {
+  it("are counted once its charge is made: a batch refused for the quota counts none", async () => {
+    const metrics = new ServerMetrics({ processMetrics: false });
+    const server = await startTestServer({ plan: { monthly_lookups: 2 }, metrics });
+    try {
+      const key = server.owner.apiKey;
+      const iccids = ["11111111111", "22222222222", "33333333333"].map((account) => card("8999998", account));
+      const over = await call(server.url, "POST", "/api/v1/iccid/batch", { key, body: { iccids } });
+      expect([over.status, over.body.code]).toEqual([429, "quota_exceeded"]);
+      expect(sample(await metrics.registry.metrics(), "iccid_lookups_unknown_issuer_total")).toBe(0);
+      const fits = await call(server.url, "POST", "/api/v1/iccid/batch", { key, body: { iccids: iccids.slice(0, 2) } });
+      expect(fits.status).toBe(200);
+      expect(sample(await metrics.registry.metrics(), "iccid_lookups_unknown_issuer_total")).toBe(2);
+    } finally {
+      await server.close();
+    }
   });
 });
 

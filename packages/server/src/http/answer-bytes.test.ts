@@ -66,20 +66,24 @@ describe("AnswerBytes made for a response", () => {
   it("are given back when the response closes: sent in full, refused after they were written, or cut by the client", async () => {
     const { createServer } = await import("node:http");
     const { connect } = await import("node:net");
-    const seen: Buffer[] = [];
     // Each request writes a large answer into bytes made for its response, then: sends it, answers a
-    // small refusal instead, or sends it to a client that hangs up without reading.
+    // small refusal instead without reading them (discarded, as a batch refused at its charge), or sends
+    // it to a client that hangs up without reading.
     const server = createServer((req, res) => {
       const bytes = encodeInto(new AnswerBytes(res), answer(20_000, `${req.url}-`));
-      seen.push(bytes.bytes());
-      if (req.url === "/refused") res.writeHead(429).end("no");
-      else res.end(bytes.bytes());
+      if (req.url === "/refused") {
+        bytes.discard();
+        res.writeHead(429).end("no");
+      } else res.end(bytes.bytes());
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     const closed = () => new Promise<void>((resolve) => server.once("request", (_req, res) => res.once("close", () => setImmediate(resolve))));
+    const held = holdSpareBuffers();
     try {
       for (const path of ["/sent", "/refused", "/cut"]) {
+        // The request's answer is written into this buffer, given back just before.
+        const given = givenBackBuffer();
         const done = closed();
         const socket = connect(port, "127.0.0.1");
         socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
@@ -89,16 +93,33 @@ describe("AnswerBytes made for a response", () => {
         } else socket.on("data", () => socket.end());
         await done;
         socket.destroy();
-        // The next large answer is written into the buffer this one gave back.
+        // The next large answer is written into the buffer this one gave back, once only: not the one after.
         const next = encodeInto(new AnswerBytes(), answer(20_000, "next-"));
-        expect(next.bytes().buffer, path).toBe(seen.at(-1)!.buffer);
-        next.release();
+        const after = encodeInto(new AnswerBytes(), answer(20_000, "after-"));
+        expect(next.bytes().buffer === given, path).toBe(true);
+        expect(after.bytes().buffer === given, path).toBe(false);
+        for (const bytes of [next, after]) bytes.release();
+        held.push(...holdSpareBuffers());
       }
     } finally {
+      for (const bytes of held) bytes.discard();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
+
+/** Takes every spare buffer (and more) into answers of its own, never given back, so that the next one given back is the next one handed out. */
+function holdSpareBuffers(): AnswerBytes[] {
+  return Array.from({ length: 8 }, (_, i) => encodeInto(new AnswerBytes(), answer(20_000, `held-${i}-`)));
+}
+
+/** The buffer of a large answer, given back: the next large answer is written into it while spare buffers are held. */
+function givenBackBuffer(): ArrayBufferLike {
+  const bytes = encodeInto(new AnswerBytes(), answer(20_000, "given-"));
+  const buffer = bytes.bytes().buffer;
+  bytes.release();
+  return buffer;
+}
 
 function encodeInto(bytes: AnswerBytes, value: { items: string[] }): AnswerBytes {
   bytes.add('{"items":[');

@@ -10,11 +10,12 @@ const spare: Buffer[] = [];
 
 /**
  * The bytes of one large answer, written piece by piece in order. They go into a buffer reused from an
- * earlier answer once that one was released, or a new one. Made for a response, they are released when it
- * closes (sent in full, or its connection gone), whatever happened before. A response that closed before its
- * bytes were taken (its client left while the request went on) lets its buffer go unreused: the request may
- * still take the bytes (to keep them for an Idempotency-Key's replay), and they must be whole. `release`
- * gives a taken buffer back for reuse; `bytes()` is never read after that.
+ * earlier answer once that one was given back, or a new one. Made for a response, they are given back when it
+ * closes (sent in full, or its connection gone), whatever happened before, or at once when the answer is
+ * refused before its bytes were taken (`discard`). A response that closed before its bytes were taken (its
+ * client left while the request went on) lets its buffer go unreused: the request may still take the bytes
+ * (to keep them for an Idempotency-Key's replay), and they must be whole. `bytes()` is never read after the
+ * buffer was given back.
  */
 export class AnswerBytes {
   #pending = "";
@@ -52,7 +53,16 @@ export class AnswerBytes {
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    if (!this.#taken) return; // still being made: the bytes stay whole for bytes(), the buffer is not reused
+    if (this.#taken) this.#giveBack(); // else still being made: the bytes stay whole for bytes(), the buffer is not reused
+  }
+
+  /** The answer was refused: its bytes are never read, so the buffer goes back now; a later `release` does nothing. */
+  discard(): void {
+    this.#released = true;
+    this.#giveBack();
+  }
+
+  #giveBack(): void {
     if (this.#buffer && spare.length < SPARE_MAX) spare.push(this.#buffer);
     this.#buffer = undefined;
   }

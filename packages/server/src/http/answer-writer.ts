@@ -54,7 +54,9 @@ export function answerWriter(logger: Logger): Middleware<AppState> {
     try {
       await next();
       if (ctx.res.headersSent) return;
-      written = encodeAnswer(ctx, logger);
+      const value: unknown = ctx.body;
+      encodeAnswer(ctx, logger);
+      if (ctx.state.settleClaim) written = writtenAnswer(ctx, value);
     } finally {
       if (ctx.state.settleClaim) await settleClaim(ctx, written, logger);
     }
@@ -62,9 +64,8 @@ export function answerWriter(logger: Logger): Middleware<AppState> {
   };
 }
 
-/** Encodes the answer the chain decided (answer-writer's rules above) and says what it is. */
-function encodeAnswer(ctx: ParameterizedContext<AppState>, logger: Logger): WrittenAnswer {
-  const value: unknown = ctx.body;
+/** Encodes the answer the chain decided (answer-writer's rules above). */
+function encodeAnswer(ctx: ParameterizedContext<AppState>, logger: Logger): void {
   try {
     encodeBody(ctx);
   } catch (error) {
@@ -74,6 +75,10 @@ function encodeAnswer(ctx: ParameterizedContext<AppState>, logger: Logger): Writ
     ctx.set("Content-Type", "application/problem+json");
     ctx.body = Buffer.from(JSON.stringify(problem.body(ctx.state.requestId)));
   }
+}
+
+/** The encoded answer as an Idempotency-Key's claim keeps it, with `value`, its body before encoding. */
+function writtenAnswer(ctx: ParameterizedContext<AppState>, value: unknown): WrittenAnswer {
   return { status: ctx.status, contentType: ctx.response.get("Content-Type"), bytes: bodyBytes(ctx.body), value };
 }
 

@@ -1,8 +1,10 @@
 import { BatchResult, type BatchItem } from "@iccid/core";
+import { EventEmitter } from "node:events";
+import type { Context } from "koa";
 import { describe, expect, it } from "vitest";
 import { IccidDecoder } from "../decode/decoder.js";
 import { AnswerBytes } from "./answer-bytes.js";
-import { writeBatchAnswer } from "./batch-answer.js";
+import { answerBatch, writeBatchAnswer } from "./batch-answer.js";
 import { jsonEncoding } from "./json-encoding.js";
 
 const decoder = new IccidDecoder();
@@ -38,3 +40,35 @@ describe("writeBatchAnswer", () => {
     expect(JSON.parse(bytes.bytes().toString("utf8"))).toEqual({ results: [], summary: { total: 0, ok: 0, failed: 0, valid: 0, invalid: 0, unique: 0 } });
   });
 });
+
+describe("answerBatch", () => {
+  it("gives the answer's buffer back at once when the batch's charge is refused, and once only when the response closes", async () => {
+    const inputs = Array.from({ length: 200 }, (_, i) => `8944100000000${String(i).padStart(6, "0")}`); // past one piece, short of a buffer
+    // Every spare buffer held, then one given back: the batch's answer is written into that one.
+    const held = Array.from({ length: 8 }, () => largeAnswer());
+    const given = largeAnswer();
+    const buffer = given.bytes().buffer;
+    given.release();
+    const response = new EventEmitter();
+    const ctx = { get: () => "", res: response } as unknown as Context;
+    const quotaExceeded = new Error("over the quota");
+    function* refused() {
+      const { summary } = yield* decodeAll(inputs, []);
+      return { summary, charged: Promise.reject(quotaExceeded) };
+    }
+    await expect(answerBatch(ctx, refused())).rejects.toBe(quotaExceeded);
+    response.emit("close");
+    const next = largeAnswer();
+    const after = largeAnswer();
+    expect(next.bytes().buffer === buffer).toBe(true);
+    expect(after.bytes().buffer === buffer).toBe(false);
+    for (const bytes of [next, after, ...held]) bytes.discard();
+  });
+});
+
+/** An answer past its first piece, so written into a buffer. */
+function largeAnswer(): AnswerBytes {
+  const bytes = new AnswerBytes();
+  for (let i = 0; i < 5000; i++) bytes.add(`"item-${i}",`);
+  return bytes;
+}

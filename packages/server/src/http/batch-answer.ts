@@ -37,12 +37,17 @@ function prefersCsv(ctx: Context): boolean {
  * the bytes of JSON.stringify(BatchResult) (the summary, which `batch` returns when its items are done,
  * last); as CSV, when the route has a CSV form and the request's Accept prefers it, the header line and each
  * item's row. The answer goes out once the batch's charge, which `batch` started when its items were done,
- * is made. The bytes are given back when the response closes.
+ * is made. The bytes are given back when the response closes, or at once when the charge is refused.
  */
 export async function answerBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>, csv?: CsvForm<I>): Promise<void> {
   const form = csv && prefersCsv(ctx) ? csv : undefined;
   const bytes = new AnswerBytes(ctx.res);
-  await writeBatchAnswer(batch, bytes, form).charged;
+  try {
+    await writeBatchAnswer(batch, bytes, form).charged;
+  } catch (error) {
+    bytes.discard(); // refused (over the quota), or the batch failed: the bytes are never read
+    throw error;
+  }
   if (csv) ctx.set("Vary", "Accept");
   ctx.set("Content-Type", form ? CSV_CONTENT_TYPE : JSON_CONTENT_TYPE);
   ctx.body = bytes.bytes();

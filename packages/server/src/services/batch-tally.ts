@@ -18,6 +18,7 @@ export class BatchTally {
   readonly #answered = new Set<string>();
   readonly #failed = new Set<string>();
   #ok = 0;
+  #failedItems = 0;
   #valid = 0;
 
   answered(key: string, valid: boolean): void {
@@ -27,13 +28,15 @@ export class BatchTally {
   }
 
   failed(input: string): void {
+    this.#failedItems++;
     this.#failed.add(input);
   }
 
-  /** The summary of `total` inputs, and the charge of what was answered, started now. */
-  charge(meter: Meter, payer: Payer, total: number): ChargedBatch {
+  /** The summary of the items counted, and the charge of what was answered, started now. */
+  charge(meter: Meter, payer: Payer): ChargedBatch {
     const ok = this.#ok;
-    const summary = { total, ok, failed: total - ok, valid: this.#valid, invalid: ok - this.#valid, unique: this.#answered.size + this.#failed.size };
+    const failed = this.#failedItems;
+    const summary = { total: ok + failed, ok, failed, valid: this.#valid, invalid: ok - this.#valid, unique: this.#answered.size + this.#failed.size };
     return { summary, charged: meter.charge(payer, this.#answered.size) };
   }
 }

@@ -36,6 +36,6 @@ export class EidLookups {
         yield { index, ok: false, input, error: outcome.error };
       }
     }
-    return tally.charge(this.meter, grant, inputs.length);
+    return tally.charge(this.meter, grant);
   }
 }

@@ -1,4 +1,4 @@
-import type { BatchItem, LookupRequest, LookupResult } from "@iccid/core";
+import type { BatchItem, BatchItemError, LookupRequest, LookupResult } from "@iccid/core";
 import { withImsi, type ImsiDecoder } from "../decode/imsi-decoder.js";
 import type { DecoderSource } from "../decode/live-decoder.js";
 import { InvalidInput, type FieldIssue } from "../domain/refusals.js";
@@ -38,29 +38,28 @@ export class Lookups {
    * the summary with that charge under way, which the answer waits for before it goes out (a refused
    * charge, over the quota, rejects it): each distinct normalised ICCID that got a result is one lookup,
    * however often or however differently it was written; an ICCID sent with an IMSI is one lookup per
-   * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free.
+   * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free. The
+   * answered items whose issuer is unknown are counted once the charge is made, none if it is refused.
    */
   *batch(grant: Payer, inputs: readonly BatchInput[]): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const tally = new BatchTally();
+    const unknownIccids: string[] = [];
     for (let index = 0; index < inputs.length; index++) {
       const item = inputs[index]!;
       const input = typeof item === "string" ? item : item.iccid;
       const imsi = typeof item === "string" ? undefined : item.imsi;
       const outcome = decoder.decode(input);
       if (!outcome.ok) {
-        tally.failed(imsi === undefined ? input : `${input}\n${imsi}`);
-        yield imsi === undefined ? { index, ok: false, input, error: outcome.error } : { index, ok: false, input, imsi, error: outcome.error };
+        yield failedItem(tally, index, input, imsi, outcome.error);
         continue;
       }
       const imsiOutcome = imsi === undefined ? undefined : this.imsis.read(imsi);
       if (imsiOutcome && !imsiOutcome.ok) {
-        tally.failed(`${input}\n${imsi}`);
-        yield { index, ok: false, input, imsi, error: { ...imsiOutcome.error, field: "imsi" } };
+        yield failedItem(tally, index, input, imsi, { ...imsiOutcome.error, field: "imsi" });
         continue;
       }
-      // Answered: an unknown issuer's prefix is counted, as a single lookup's is.
-      if (outcome.result.issuer === null) this.unknown.note(outcome.result.iccid);
+      if (outcome.result.issuer === null) unknownIccids.push(outcome.result.iccid);
       if (imsiOutcome === undefined) {
         tally.answered(outcome.result.iccid, outcome.result.valid);
         yield { index, ok: true, result: outcome.result };
@@ -69,6 +68,18 @@ export class Lookups {
       tally.answered(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`, outcome.result.valid);
       yield { index, ok: true, result: withImsi(outcome.result, imsiOutcome.answer) };
     }
-    return tally.charge(this.meter, grant, inputs.length);
+    const charged = tally.charge(this.meter, grant);
+    // Counted as a single lookup's are, once charged; the refusal itself reaches the answer, which waits on `charged`.
+    void charged.charged.then(
+      () => unknownIccids.forEach((iccid) => this.unknown.note(iccid)),
+      () => undefined,
+    );
+    return charged;
   }
+}
+
+/** The item of an input whose ICCID or IMSI cannot be read, counted in the tally by its input and IMSI as sent. */
+function failedItem(tally: BatchTally, index: number, input: string, imsi: string | undefined, error: BatchItemError): BatchItem {
+  tally.failed(imsi === undefined ? input : `${input}\n${imsi}`);
+  return imsi === undefined ? { index, ok: false, input, error } : { index, ok: false, input, imsi, error };
 }
