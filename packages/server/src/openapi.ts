@@ -58,10 +58,10 @@ function operation(route: Route, components: JsonObject): JsonObject {
     ...(route.query ? queryParameters(components, route.query) : []),
     ...(route.idempotency ? [IDEMPOTENCY_KEY_PARAMETER] : []),
   ];
-  const { status, description, schema, alternatives = [] } = route.response;
+  const { status, description, schema, csv } = route.response;
   const content = {
     ...(schema && json(componentId(schema))),
-    ...Object.fromEntries(alternatives.map((a) => [a.mediaType, { schema: { type: "string", description: a.description }, example: a.example }])),
+    ...(csv && { "text/csv": { schema: { type: "string", description: csv.description }, example: csv.rows.header } }),
   };
   return {
     summary: route.summary,

@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { Context, Middleware, ParameterizedContext } from "koa";
 import type { Logger } from "pino";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
+import type { CsvForm } from "./csv-form.js";
 import type { Encode } from "./json-encoding.js";
 import { HttpProblem } from "./problem.js";
 import { rateLimitFields } from "./rate-limit-fields.js";
@@ -15,6 +16,8 @@ export interface DeclaredAnswer {
   status: number;
   /** From the route's response schema; absent for answers without a JSON body. */
   encode?: Encode;
+  /** The route's CSV form, for the answer writers that offer one (a batch's). */
+  csv?: CsvForm<never>;
 }
 
 /** An answer as the answer writer is about to send it: its status, type, bytes, and the body before encoding. */

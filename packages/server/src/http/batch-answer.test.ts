@@ -1,11 +1,12 @@
 import { BatchResult, type BatchItem } from "@iccid/core";
 import { EventEmitter } from "node:events";
-import type { Context } from "koa";
+import type { ParameterizedContext } from "koa";
 import { describe, expect, it } from "vitest";
 import { IccidDecoder } from "../decode/decoder.js";
 import { AnswerBytes } from "./answer-bytes.js";
 import { answerBatch, writeBatchAnswer } from "./batch-answer.js";
 import { jsonEncoding } from "./json-encoding.js";
+import type { AppState } from "./state.js";
 
 const decoder = new IccidDecoder();
 
@@ -50,7 +51,7 @@ describe("answerBatch", () => {
     const buffer = given.bytes().buffer;
     given.release();
     const response = new EventEmitter();
-    const ctx = { get: () => "", res: response } as unknown as Context;
+    const ctx = { get: () => "", res: response, state: {} } as unknown as ParameterizedContext<AppState>;
     const quotaExceeded = new Error("over the quota");
     function* refused() {
       const { summary } = yield* decodeAll(inputs, []);

@@ -1,29 +1,21 @@
-import { BatchItem, BatchResult, BatchSummary, csvLine, LOOKUP_ROW_COLUMNS, lookupRowCsv } from "@iccid/core";
-import type { Context } from "koa";
+import { BatchResult, BatchSummary } from "@iccid/core";
+import type { Context, ParameterizedContext } from "koa";
 import type { ChargedBatch } from "../services/batch-tally.js";
 import { AnswerBytes } from "./answer-bytes.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
+import type { CsvForm } from "./csv-form.js";
 import { jsonEncoding } from "./json-encoding.js";
+import type { AppState } from "./state.js";
 
 const summaryJson = jsonEncoding(BatchSummary);
-// Items are encoded by JSON.stringify this many at a time: one call writes their JSON as one flat string,
-// which goes into the answer's buffer as it is, where the schema encoder's text per item is a tree of
-// pieces that each answer would walk again to copy; a run of this many is about one piece of AnswerBytes.
+// Items are encoded by JSON.stringify this many at a time, one call for a run rather than the schema's
+// encoder item by item; a run of this many is about one piece of AnswerBytes, written into its buffer as it is.
 const ITEMS_PER_RUN = 64;
 
 // The answer's two fields, in the order BatchResult declares them (the order JSON.stringify would write).
 const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summary"];
 const OPEN = `{${JSON.stringify(RESULTS)}:[`;
 const CLOSE_RESULTS = `],${JSON.stringify(SUMMARY)}:`;
-
-/** A batch's CSV form: its header line and the row of one item, each line ending in "\n". */
-export interface CsvForm<I> {
-  header: string;
-  row: (item: I) => string;
-}
-
-/** The ICCID batch's CSV: one lookup row per input, the columns of `iccid batch` (docs/api.md). */
-export const LOOKUP_ROWS: CsvForm<BatchItem> = { header: csvLine(LOOKUP_ROW_COLUMNS), row: (item) => lookupRowCsv(item) + "\n" };
 
 const CSV_CONTENT_TYPE = "text/csv; charset=utf-8; header=present";
 
@@ -35,11 +27,13 @@ function prefersCsv(ctx: Context): boolean {
 /**
  * Answers a batch, written as its items come from `batch`, so that no item lives past its run: as JSON,
  * the bytes of JSON.stringify(BatchResult) (the summary, which `batch` returns when its items are done,
- * last); as CSV, when the route has a CSV form and the request's Accept prefers it, the header line and each
- * item's row. The answer goes out once the batch's charge, which `batch` started when its items were done,
+ * last); as CSV, when the route declares a CSV form (`response.csv`) and the request's Accept prefers it,
+ * the header line and each item's row. The answer goes out once the batch's charge, which `batch` started when its items were done,
  * is made. The bytes are given back when the response closes, or at once when the charge is refused.
  */
-export async function answerBatch<I>(ctx: Context, batch: Iterator<I, ChargedBatch>, csv?: CsvForm<I>): Promise<void> {
+export async function answerBatch<I>(ctx: ParameterizedContext<AppState>, batch: Iterator<I, ChargedBatch>): Promise<void> {
+  // The route's form is of the items its own batch makes.
+  const csv = ctx.state.declared?.csv as CsvForm<I> | undefined;
   const form = csv && prefersCsv(ctx) ? csv : undefined;
   const bytes = new AnswerBytes(ctx.res);
   try {

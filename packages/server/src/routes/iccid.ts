@@ -1,5 +1,6 @@
-import { BatchRequest, BatchResult, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult } from "@iccid/core";
-import { answerBatch, LOOKUP_ROWS } from "../http/batch-answer.js";
+import { BatchRequest, BatchResult, LookupRequest, LookupResult } from "@iccid/core";
+import { answerBatch } from "../http/batch-answer.js";
+import { LOOKUP_ROWS } from "../http/csv-form.js";
 import { parseInput, readJson } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
@@ -37,20 +38,17 @@ export const iccidRoutes: Route[] = [
       status: 200,
       description: "The batch result; as CSV when Accept prefers text/csv",
       schema: BatchResult,
-      alternatives: [
-        {
-          mediaType: "text/csv",
-          description:
-            "A header line, then one lookup row per input in input order: the columns of `iccid batch` " +
-            "(docs/api.md, \"The batch as CSV\"), formula-neutralised and quoted per RFC 4180.",
-          example: `${LOOKUP_ROW_COLUMNS.join(",")}\n`,
-        },
-      ],
+      csv: {
+        description:
+          "A header line, then one lookup row per input in input order: the columns of `iccid batch` " +
+          "(docs/api.md, \"The batch as CSV\"), formula-neutralised and quoted per RFC 4180.",
+        rows: LOOKUP_ROWS,
+      },
     },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids), LOOKUP_ROWS);
+      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import type { KeyScope, ProblemCode } from "@iccid/core";
 import type { Middleware } from "koa";
 import type { z } from "zod";
+import type { CsvForm } from "../http/csv-form.js";
 import type { IdempotentRoute } from "../http/idempotency.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
@@ -28,8 +29,8 @@ export interface RouteResponse {
   description: string;
   /** Absent for answers without a JSON body (204, redirects, HTML, the account page's files). */
   schema?: WireSchema;
-  /** Other media types the same answer comes in, chosen by the request's Accept (a text body each). */
-  alternatives?: readonly { mediaType: string; description: string; example: string }[];
+  /** The same answer as CSV, chosen by the request's Accept: its rows, and what the OpenAPI document says of it. */
+  csv?: { description: string; rows: CsvForm<never> };
 }
 
 /** What a routed request's context has besides Koa's: its path parameters, decoded. */

@@ -18,7 +18,8 @@ import type { Route, RouteContext } from "./route.js";
 export function routeTable(routes: readonly Route[], s: RouteServices): Middleware<AppState> {
   const router = new Router<AppState, RouteContext>({ sensitive: true, strict: true });
   for (const route of routes) {
-    const declared: DeclaredAnswer = { status: route.response.status, encode: route.response.schema && jsonEncoding(route.response.schema) };
+    const { status, schema, csv } = route.response;
+    const declared: DeclaredAnswer = { status, encode: schema && jsonEncoding(schema), csv: csv?.rows };
     const entry: Middleware<AppState, RouteContext> = (ctx, next) => {
       ctx.state.route = route.path;
       ctx.state.declared = declared;
