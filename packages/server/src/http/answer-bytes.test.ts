@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AnswerBytes } from "./answer-bytes.js";
+import { serve } from "../../test-support/serve.js";
 
 function answer(count: number, item: string) {
   return { items: Array.from({ length: count }, (_, i) => `${item}${i}`) };
@@ -64,20 +65,17 @@ describe("AnswerBytes", () => {
 
 describe("AnswerBytes made for a response", () => {
   it("are given back when the response closes: sent in full, refused after they were written, or cut by the client", async () => {
-    const { createServer } = await import("node:http");
     const { connect } = await import("node:net");
     // Each request writes a large answer into bytes made for its response, then: sends it, answers a
     // small refusal instead without reading them (discarded, as a batch refused at its charge), or sends
     // it to a client that hangs up without reading.
-    const server = createServer((req, res) => {
+    const { server, port, close } = await serve((req, res) => {
       const bytes = encodeInto(new AnswerBytes(res), answer(20_000, `${req.url}-`));
       if (req.url === "/refused") {
         bytes.discard();
         res.writeHead(429).end("no");
       } else res.end(bytes.bytes());
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as { port: number }).port;
     const closed = () => new Promise<void>((resolve) => server.once("request", (_req, res) => res.once("close", () => setImmediate(resolve))));
     const held = holdSpareBuffers();
     try {
@@ -103,7 +101,7 @@ describe("AnswerBytes made for a response", () => {
       }
     } finally {
       for (const bytes of held) bytes.discard();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     }
   });
 });

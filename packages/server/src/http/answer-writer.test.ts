@@ -3,7 +3,7 @@ import Koa from "koa";
 import { pino } from "pino";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveKoa } from "../../test-support/koa-server.js";
+import { serve } from "../../test-support/serve.js";
 import { z } from "zod";
 import type { RouteServices } from "../routes/context.js";
 import { defineRoute } from "../routes/route.js";
@@ -45,7 +45,7 @@ beforeAll(async () => {
   app.use(problemMiddleware(logger));
   app.use(routeTable(routes, {} as RouteServices));
   app.use(unrouted());
-  ({ base, close } = await serveKoa(app));
+  ({ base, close } = await serve(app.callback()));
 });
 afterAll(() => close());
 

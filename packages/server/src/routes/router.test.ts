@@ -1,7 +1,7 @@
 import Koa from "koa";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveKoa } from "../../test-support/koa-server.js";
+import { serve } from "../../test-support/serve.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import { defineRoute, type RouteContext } from "./route.js";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   });
   app.use(routeTable(routes, {} as RouteServices));
   app.use(unrouted());
-  ({ base, close } = await serveKoa(app));
+  ({ base, close } = await serve(app.callback()));
 });
 afterAll(() => close());
 
