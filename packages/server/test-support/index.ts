@@ -82,7 +82,7 @@ let accountCounter = 0;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const clock = options.clock ?? systemClock;
-  const backing = await testStore();
+  const backing = await openTestStore();
   const { store } = backing;
   await store.migrate();
   const defaultPlan = { ...DEFAULT_PLAN, ...options.plan };
@@ -130,7 +130,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-interface TestBacking {
+/** A store for one test, without a server: SQLite in a temp folder, or (ICCID_TEST_STORE=postgres) a schema of its own. */
+export interface TestBacking {
   kind: "sqlite" | "postgres";
   store: Store;
   limiters?: ReturnType<typeof redisLimiters>;
@@ -138,7 +139,7 @@ interface TestBacking {
   dispose(): Promise<void>;
 }
 
-async function testStore(): Promise<TestBacking> {
+export async function openTestStore(): Promise<TestBacking> {
   if (process.env.ICCID_TEST_STORE !== "postgres") {
     const dir = mkdtempSync(join(tmpdir(), "iccid-test-"));
     const path = join(dir, "iccid.db");
