@@ -35,6 +35,29 @@ describe("writeBatchAnswer", () => {
     }
   });
 
+  it("writes items in runs each long enough to go in whole and far short of 128 KiB, for short, typical and long items", () => {
+    /** AnswerBytes that keeps the length of every piece added. */
+    class Pieces extends AnswerBytes {
+      readonly lengths: number[] = [];
+      override add(piece: string): void {
+        this.lengths.push(piece.length);
+        super.add(piece);
+      }
+    }
+    // a failed item (about 130 characters), a GB result (about 530), a US result with its candidates (about 1,170)
+    for (const input of ["89ABC", "89441000000000000018", "89310380123456789012"]) {
+      const results: BatchItem[] = [];
+      const bytes = new Pieces();
+      const { summary } = writeBatchAnswer(decodeAll(Array<string>(1000).fill(input), results), bytes);
+      const runs = bytes.lengths.filter((length) => length > 1).slice(1, -1); // the items' runs: not the opening, separators, the close
+      expect(runs.length).toBeGreaterThan(1);
+      for (const run of runs.slice(1, -1)) expect(run).toBeGreaterThanOrEqual(32 * 1024); // sized from the run before; the last holds what is left
+      for (const run of runs) expect(run).toBeLessThan(100 * 1024);
+      expect(bytes.bytes().toString("utf8")).toBe(JSON.stringify({ results, summary }));
+      bytes.release();
+    }
+  });
+
   it("writes an empty results list when nothing is handed over", async () => {
     const bytes = new AnswerBytes();
     writeBatchAnswer(decodeAll([], []), bytes);

@@ -8,9 +8,13 @@ import { jsonEncoding } from "./json-encoding.js";
 import type { AppState } from "./state.js";
 
 const summaryJson = jsonEncoding(BatchSummary);
-// Items are encoded by JSON.stringify this many at a time, one call for a run rather than the schema's
-// encoder item by item; a run of this many is about one piece of AnswerBytes, written into its buffer as it is.
-const ITEMS_PER_RUN = 64;
+// Items are encoded by JSON.stringify a run at a time, one call for a run rather than one per item, and a
+// run's text goes into the answer's buffer as it is (AnswerBytes takes a piece that long without joining
+// it to others). Each run after the first is sized from the one before to about RUN_CHARS characters:
+// long enough that the calls are few, and well short of the size from which V8 allocates a string apart
+// (128 KiB), which costs far more to make.
+const RUN_CHARS = 64 * 1024;
+const FIRST_RUN_ITEMS = 64;
 
 // The answer's two fields, in the order BatchResult declares them (the order JSON.stringify would write).
 const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summary"];
@@ -61,6 +65,7 @@ function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<
   let step = batch.next();
   bytes.add(OPEN);
   const run: I[] = [];
+  let runItems = FIRST_RUN_ITEMS;
   let separator = "";
   const writeRun = () => {
     // The run's array without its brackets: its items and the commas between them.
@@ -68,9 +73,10 @@ function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<
     bytes.add(separator);
     bytes.add(json.slice(1, -1));
     separator = ",";
+    runItems = Math.max(1, Math.floor((run.length * RUN_CHARS) / json.length));
     run.length = 0;
   };
-  for (; !step.done; step = batch.next()) if (run.push(step.value) === ITEMS_PER_RUN) writeRun();
+  for (; !step.done; step = batch.next()) if (run.push(step.value) >= runItems) writeRun();
   if (run.length > 0) writeRun();
   bytes.add(CLOSE_RESULTS + summaryJson(step.value.summary) + "}");
   return step.value;
