@@ -9,12 +9,15 @@ import type { AppState } from "./state.js";
 
 const summaryJson = jsonEncoding(BatchSummary);
 // Items are encoded by JSON.stringify a run at a time, one call for a run rather than one per item, and a
-// run's text goes into the answer's buffer as it is (AnswerBytes takes a piece that long without joining
-// it to others). Each run after the first is sized from the one before to about RUN_CHARS characters:
-// long enough that the calls are few, and well short of the size from which V8 allocates a string apart
-// (128 KiB), which costs far more to make.
+// run's text goes into the answer's buffer as it is (AnswerBytes takes a piece of 32K characters or more
+// without joining it to others). The first run is FIRST_RUN_ITEMS long; each after it is sized from the
+// one before to about RUN_CHARS characters, and holds at most MAX_RUN_ITEMS: long enough that the calls
+// are few and a run of results goes in whole, short enough that a run stays below the size from which V8
+// allocates a string apart (128 KiB), which costs far more to make, even where short items (failed ones)
+// give way to the longest results.
 const RUN_CHARS = 64 * 1024;
 const FIRST_RUN_ITEMS = 64;
+const MAX_RUN_ITEMS = 96;
 
 // The answer's two fields, in the order BatchResult declares them (the order JSON.stringify would write).
 const [RESULTS, SUMMARY] = Object.keys(BatchResult.shape) as ["results", "summary"];
@@ -73,7 +76,7 @@ function writeJsonBatch<I, T extends { summary: BatchSummary }>(batch: Iterator<
     bytes.add(separator);
     bytes.add(json.slice(1, -1));
     separator = ",";
-    runItems = Math.max(1, Math.floor((run.length * RUN_CHARS) / json.length));
+    runItems = Math.max(1, Math.min(MAX_RUN_ITEMS, Math.floor((run.length * RUN_CHARS) / json.length)));
     run.length = 0;
   };
   for (; !step.done; step = batch.next()) if (run.push(step.value) >= runItems) writeRun();
