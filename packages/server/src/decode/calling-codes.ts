@@ -1,6 +1,6 @@
 import type { Country } from "@iccid/core";
 import metadata from "libphonenumber-js/metadata.min.json";
-import { countryObject } from "./issuer-answer.js";
+import { countryObject } from "./country-names.js";
 
 /**
  * E.118 country codes that E.164 no longer lists: ITU assigned 997 to Kazakhstan, and its E.118 issuers

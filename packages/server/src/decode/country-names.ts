@@ -1,8 +1,22 @@
+import type { Country } from "@iccid/core";
+
 const displayNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 
 /** The English name of an ISO 3166-1 alpha-2 country. */
 export function countryName(iso2: string): string {
   return displayNames.of(iso2) ?? iso2;
+}
+
+const countries = new Map<string, Country>();
+
+/** One frozen country object per ISO code, shared by every result that names it. */
+export function countryObject(iso2: string): Country {
+  let country = countries.get(iso2);
+  if (!country) {
+    country = Object.freeze({ iso2, name: countryName(iso2) });
+    countries.set(iso2, country);
+  }
+  return country;
 }
 
 // ITU writes some names in its own style; these are the ones no spelling rule below reconciles.

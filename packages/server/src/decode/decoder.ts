@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { parseIccid, type Country, type LookupResult, type LookupWarning, type RejectedIccid } from "@iccid/core";
 import { callingCodeTable, type CallingCodeTable } from "./calling-codes.js";
-import { countryObject, issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
+import { countryObject } from "./country-names.js";
+import { issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { defaultRegistry, type Registry } from "./registry/registry.js";
 import type { RegistryEntry } from "./registry/entry.js";

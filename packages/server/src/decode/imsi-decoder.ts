@@ -1,5 +1,5 @@
 import { parseImsi, type Country, type ImsiAnswer, type ImsiErrorCode, type ImsiNetwork, type LookupResult } from "@iccid/core";
-import { countryObject } from "./issuer-answer.js";
+import { countryObject } from "./country-names.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { csvRecords, readDataFile, type CsvFile } from "./registry/csv.js";
 import type { Network } from "./registry/network-codes.js";

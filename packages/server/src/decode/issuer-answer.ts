@@ -1,6 +1,6 @@
 import type { Country, HomeNetwork, Issuer } from "@iccid/core";
 import type { CallingCodeTable } from "./calling-codes.js";
-import { countryName } from "./country-names.js";
+import { countryObject } from "./country-names.js";
 import type { Prefixed } from "./prefix-index.js";
 import type { RegistryEntry } from "./registry/entry.js";
 
@@ -15,18 +15,6 @@ export interface IssuerAnswer extends Prefixed {
   /** The calling code the number is under, when the issuer's country is not one of its digits' code. */
   callingCode: string | null;
   homeNetwork: HomeNetwork | null;
-}
-
-const countries = new Map<string, Country>();
-
-/** One frozen country object per ISO code, shared by every result that names it. */
-export function countryObject(iso2: string): Country {
-  let country = countries.get(iso2);
-  if (!country) {
-    country = Object.freeze({ iso2, name: countryName(iso2) });
-    countries.set(iso2, country);
-  }
-  return country;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { LookupWarning, NumberingCandidate } from "@iccid/core";
 import type { CallingCodeTable } from "./calling-codes.js";
-import { countryObject, issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
+import { countryObject } from "./country-names.js";
+import { issuerAnswer, type IssuerAnswer } from "./issuer-answer.js";
 import { PrefixIndex } from "./prefix-index.js";
 import type { RegistryEntry } from "./registry/entry.js";
 

@@ -1,6 +1,5 @@
 import type { Middleware, Next, ParameterizedContext } from "koa";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";
-import type { StoredAnswer } from "../store/store.js";
 import { readBodyAhead } from "./json-body.js";
 import { HttpProblem } from "./problem.js";
 import type { AppState } from "./state.js";

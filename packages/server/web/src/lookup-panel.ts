@@ -4,7 +4,7 @@ import { resultsView, stopWords } from "./batch-results.js";
 import { announce, byId, h, showError } from "./dom.js";
 import { answerCard, notAnIccidCard } from "./lookup-card.js";
 import { formatCount, plural } from "./format.js";
-import type { PreviewRow, Stop, Tally } from "./upload-protocol.js";
+import type { RunDone } from "./upload-protocol.js";
 import { fileRecords, readHead, UnreadableFile } from "./upload-records.js";
 import { UploadRun } from "./upload-run.js";
 
@@ -190,11 +190,11 @@ export class LookupPanel {
         this.#bar.value = lines > 0 ? rows / lines : totalBytes > 0 ? bytes / totalBytes : 0;
         if (!this.#cancel.disabled) this.#barLabel.textContent = `Looked up ${plural(rows, "row", "rows")}…`;
       },
-      onDone: (csv, tally, rows, stop) => this.#done(csv, tally, rows, stop, fileName),
+      onDone: (done) => this.#done(done, fileName),
     });
   }
 
-  #done(csv: Blob, tally: Tally, rows: PreviewRow[], stop: Stop | undefined, fileName: string): void {
+  #done({ csv, tally, rows, stop }: RunDone, fileName: string): void {
     this.#run = undefined;
     this.#progress.hidden = true;
     this.#busy(false);

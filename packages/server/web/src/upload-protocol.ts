@@ -52,9 +52,17 @@ export interface Stop {
 export type WorkerMessage =
   /** After each chunk: the rows answered so far, and how much of a file is read. */
   | { type: "progress"; rows: number; bytes: number; totalBytes: number }
-  /**
-   * The run is over: every row answered so far as the answers file, their counts, the rows for the table
-   * (the first ones, and the first that are not valid, for "show only failed rows"), and why it ended
-   * early, if it did.
-   */
-  | { type: "done"; csv: Blob; tally: Tally; rows: PreviewRow[]; stop?: Stop };
+  | RunDone;
+
+/**
+ * The run is over: every row answered so far as the answers file, their counts, the rows for the table
+ * (the first ones, and the first that are not valid, for "show only failed rows"), and why it ended
+ * early, if it did.
+ */
+export interface RunDone {
+  type: "done";
+  csv: Blob;
+  tally: Tally;
+  rows: PreviewRow[];
+  stop?: Stop;
+}

@@ -1,13 +1,12 @@
 import { emptyTally } from "./answer-tally.js";
-import type { PreviewRow, Stop, Tally, UploadSource, WorkerMessage } from "./upload-protocol.js";
+import type { RunDone, UploadSource, WorkerMessage } from "./upload-protocol.js";
 
 // One run of the upload worker, seen from the page: it starts the worker (a module of our own origin, as
 // the page's CSP wants), hands on what the worker says, and ends the worker when the run is over.
 
 export interface RunEvents {
   onProgress(rows: number, bytes: number, totalBytes: number): void;
-  /** `rows` are the rows for the table: the first ones and the first that are not valid. */
-  onDone(csv: Blob, tally: Tally, rows: PreviewRow[], stop: Stop | undefined): void;
+  onDone(done: RunDone): void;
 }
 
 export class UploadRun {
@@ -19,13 +18,14 @@ export class UploadRun {
       if (message.type === "progress") events.onProgress(message.rows, message.bytes, message.totalBytes);
       else if (message.type === "done") {
         this.#worker.terminate();
-        events.onDone(message.csv, message.tally, message.rows, message.stop);
+        events.onDone(message);
       }
     };
     this.#worker.onerror = (event) => {
       event.preventDefault();
       this.#worker.terminate();
-      events.onDone(new Blob([]), emptyTally(), [], { reason: "failed", detail: `The upload stopped: ${event.message || "its worker failed"}.` });
+      const stop = { reason: "failed", detail: `The upload stopped: ${event.message || "its worker failed"}.` } as const;
+      events.onDone({ type: "done", csv: new Blob([]), tally: emptyTally(), rows: [], stop });
     };
     this.#worker.postMessage({ type: "start", source });
   }
