@@ -1,5 +1,5 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { PROBLEM_CODE_LIST } from "@iccid/core";
+import { LOOKUP_ROW_COLUMNS, PROBLEM_CODE_LIST } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiPath } from "../src/routes/route.js";
 import { ROUTE_TABLE } from "../src/routes/table.js";
@@ -81,6 +81,15 @@ describe("OpenAPI document", () => {
       expect(responses["409"]!.description).toContain("idempotency_key_in_use");
       expect(responses["422"]!.description).toContain("idempotency_key_reused");
     }
+  });
+
+  it("documents a CSV form, with the lookup row's header as its example, on the ICCID batch alone", async () => {
+    const doc = (await call(server.url, "GET", "/api/v1/openapi.json")).body;
+    const withCsv = ROUTES.filter(([method, path]) => "text/csv" in (doc.paths[path][method].responses["200"]?.content ?? {}));
+    expect(withCsv.map(([method, path]) => `${method} ${path}`)).toEqual(["post /api/v1/iccid/batch"]);
+    const csv = doc.paths["/api/v1/iccid/batch"].post.responses["200"].content["text/csv"];
+    expect(csv.example).toBe(`${LOOKUP_ROW_COLUMNS.join(",")}\n`);
+    expect(Object.keys(doc.paths["/api/v1/eid/batch"].post.responses["200"].content)).toEqual(["application/json"]);
   });
 
   it("validates real answers against the documented schemas", async () => {
