@@ -4,6 +4,11 @@ import type { CommandContext } from "./command-context.js";
 /** One input's answer as the CLI shows it: the input as typed, and a result or the reason it has none. */
 export type InputOutcome<R, E> = { input: string } & ({ ok: true; result: R } | { ok: false; error: E });
 
+/** A batch item's answer for the input it was sent for: its result, or its error. */
+export function itemOutcome<R, E>(input: string, item: { ok: true; result: R } | { ok: false; error: E }): InputOutcome<R, E> {
+  return item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error };
+}
+
 /** How one command reads its inputs: the offline parser, and the server's one-item and several-item calls. */
 export interface InOrderReader<R, E> {
   /** The offline grammar check: a malformed input is reported with this error and never sent. */

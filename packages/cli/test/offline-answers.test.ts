@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { iccid, tempDir } from "./harness.js";
+import { iccid, serverEnv } from "./harness.js";
 
 // Inputs that are all malformed are answered offline: the server is not asked and no API key is looked
 // for, so they are reported (exit 3) on a machine with no key and no config at all.
 
-/** No API key anywhere: a fresh HOME (from the harness), an empty config directory, and a server that is not there. */
-const noKeyEnv = () => ({ ICCID_CONFIG_DIR: tempDir("iccid-config-"), ICCID_BASE_URL: "http://127.0.0.1:9" });
+/** No API key anywhere: an empty config directory, and a server that is not there. */
+const noKeyEnv = () => serverEnv("http://127.0.0.1:9");
 
 describe("malformed inputs without an API key", () => {
   it("iccid eid 1234: the failed row, exit 3, no complaint about the key", async () => {

@@ -4,7 +4,8 @@ import type { LookupResult } from "./types/lookup.js";
 // The flat row of a lookup: the columns of the server's CSV batch answer and of every `iccid` CLI format
 // that has columns (`lookup --output csv`, the piped tab-separated output, `batch` CSV), so that a script
 // written against one reads the others. Columns added later go after the last one, so that a script that
-// reads columns by position keeps working.
+// reads columns by position keeps working. The column pieces (OutcomeColumn, rowCells) serve any row of
+// outcomes; a lookup's are their defaults.
 
 /** A lookup without a result: the input as given, and why. A batch's failed items have this shape too. */
 export interface FailedLookup {
@@ -12,14 +13,17 @@ export interface FailedLookup {
   error: { code: string; message: string };
 }
 
+/** An answer in a row: a result R, or a failure carrying F, the reason there is none. */
+export type Outcome<R, F> = { ok: true; result: R } | ({ ok: false } & F);
+
 /** One ICCID's answer in a row: a result, or the reason it has none (a BatchItem is one of these). */
-export type LookupOutcome = { ok: true; result: LookupResult } | ({ ok: false } & FailedLookup);
+export type LookupOutcome = Outcome<LookupResult, FailedLookup>;
 
 /**
  * One column of a row: its name and its cell for each kind of outcome ("" where it has no value). A row
  * format is a list of these; the renderers and encoders walk the list, so a column's name, value and
- * place are stated once. R is what a result is and F what a failure carries (a lookup's by default; the
- * CLI's EID row uses its own).
+ * place are stated once. R is what a result is and F what a failure carries (a lookup's by default; a row
+ * of other answers names its own).
  */
 export interface OutcomeColumn<R = LookupResult, F = FailedLookup> {
   readonly name: string;
@@ -94,7 +98,7 @@ export function rowOutcome(outcome: LookupOutcome): RowOutcome {
 /** The cells of one outcome under `columns`, in their order: the result's cells, or the failure's. */
 export function rowCells<R = LookupResult, F = FailedLookup>(
   columns: readonly OutcomeColumn<R, F>[],
-  outcome: { ok: true; result: R } | ({ ok: false } & F),
+  outcome: Outcome<R, F>,
 ): string[] {
   if (outcome.ok) {
     const result = outcome.result;

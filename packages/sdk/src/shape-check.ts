@@ -1,7 +1,7 @@
 // The pieces the fast answer checks (lookup-check.ts, batch-check.ts, eid-check.ts) are built of: plain
 // comparisons that mirror core's zod schemas and are never more lenient than them (see fast-schema.ts).
 
-export type Obj = Record<string, unknown>;
+type Obj = Record<string, unknown>;
 
 export const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
@@ -51,7 +51,7 @@ export function isBatchItemOf(
 }
 
 /** A batch answer's `summary` (core's `BatchSummary`, of the ICCID and the EID batch alike): six integers. */
-export function isBatchSummary(summary: unknown): boolean {
+function isBatchSummary(summary: unknown): boolean {
   if (!isObject(summary)) return false;
   const { total, ok, failed, valid, invalid, unique } = summary;
   return isInt(total) && isInt(ok) && isInt(failed) && isInt(valid) && isInt(invalid) && isInt(unique);

@@ -175,6 +175,17 @@ describe("batchAll", () => {
     }
   });
 
+  it("sends an ICCID as written up to 64 characters, and its digits past that (wireInput)", async () => {
+    const { server, client } = await setUp();
+    const digits = iccidFor(7);
+    const written = (length: number) => digits.slice(0, 4) + " ".repeat(length - digits.length) + digits.slice(4);
+    const inputs = [written(64), written(65)];
+    const items: BatchAllItem[] = [];
+    for await (const item of client.iccid.batchAll(inputs)) items.push(item);
+    expect(server.stats.items.flat()).toEqual([written(64), digits]);
+    expect(items.map((item) => item.ok)).toEqual([true, true]);
+  });
+
   it("yields nothing for an empty source and refuses out-of-range options", async () => {
     const api = mockApi();
     try {

@@ -1,7 +1,10 @@
 import fc from "fast-check";
+import { expect } from "vitest";
+import { ResponseValidationError } from "../src/errors.js";
 import { checkedBody } from "../src/response-body.js";
 
-// One- and two-field changes to a JSON answer, for the tests that hold a fast answer check to zod's verdicts.
+// One- and two-field changes to a JSON answer, and the same rejection, for the tests that hold a fast
+// answer check to zod's verdicts.
 
 export type Path = (string | number)[];
 
@@ -45,10 +48,25 @@ export function agreesWithZod(good: () => unknown, fast: (data: unknown) => bool
   });
 }
 
-/** What checking `body` as a 200 answer to `path` with `schema` throws (undefined when it accepts it). */
-export function thrownBy(schema: Parameters<typeof checkedBody>[1], body: unknown, path = "/iccid/lookup"): unknown {
+/**
+ * The ResponseValidationError the SDK throws for `answer` checked by `fast`, after asserting it is the one
+ * zod's `schema` alone gives: same message, same issues.
+ */
+export function rejectedAsZodAlone(fast: Parameters<typeof checkedBody>[1], schema: Parameters<typeof checkedBody>[1], answer: unknown): ResponseValidationError {
+  const byFast = thrownBy(fast, answer);
+  const byZod = thrownBy(schema, answer);
+  expect(byFast).toBeInstanceOf(ResponseValidationError);
+  expect(byZod).toBeInstanceOf(ResponseValidationError);
+  const [fastError, zodError] = [byFast, byZod] as ResponseValidationError[];
+  expect(fastError!.message).toBe(zodError!.message);
+  expect(fastError!.issues).toEqual(zodError!.issues);
+  return fastError!;
+}
+
+/** What checking `body` as a 200 answer with `schema` throws (undefined when it accepts it). */
+function thrownBy(schema: Parameters<typeof checkedBody>[1], body: unknown): unknown {
   try {
-    checkedBody({ method: "POST", path }, schema, { status: 200, headers: { "content-type": "application/json", "x-request-id": "req_1" }, body: JSON.stringify(body) });
+    checkedBody({ method: "POST", path: "/iccid/lookup" }, schema, { status: 200, headers: { "content-type": "application/json", "x-request-id": "req_1" }, body: JSON.stringify(body) });
     return undefined;
   } catch (error) {
     return error;

@@ -1,7 +1,7 @@
 import { BATCH_MAX_ITEMS, parseEid } from "@iccid/core/grammar";
 import { Command } from "commander";
 import type { EidBatchItemError, EidResult } from "@iccid/core/types";
-import { answerInOrder, type InOrderReader } from "../answer-in-order.js";
+import { answerInOrder, itemOutcome, type InOrderReader } from "../answer-in-order.js";
 import type { CommandContext } from "../command-context.js";
 import { ExitCode } from "../exit-codes.js";
 import { iccidArguments } from "../iccid-arguments.js";
@@ -31,8 +31,7 @@ const EID_READER: InOrderReader<EidResult, EidBatchItemError> = {
       const chunk = eids.slice(start, start + BATCH_MAX_ITEMS);
       const answer = await client.eid.batch(chunk);
       for (const item of answer.results) {
-        const input = chunk[item.index]!;
-        yield item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error };
+        yield itemOutcome(chunk[item.index]!, item);
       }
     }
   },

@@ -1,7 +1,7 @@
 import { parseIccid, parseImsi } from "@iccid/core/grammar";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { FailedLookup, LookupResult } from "@iccid/core";
-import { answerInOrder, type InOrderReader } from "../answer-in-order.js";
+import { answerInOrder, itemOutcome, type InOrderReader } from "../answer-in-order.js";
 import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
@@ -41,8 +41,7 @@ function iccidReader(imsi: string | undefined): InOrderReader<LookupResult, Fail
     one: (client, iccid) => client.iccid.lookup(imsi === undefined ? iccid : { iccid, imsi }),
     async *many(client, iccids) {
       for await (const item of client.iccid.batchAll(iccids)) {
-        const input = iccids[item.index]!;
-        yield item.ok ? { input, ok: true, result: item.result } : { input, ok: false, error: item.error };
+        yield itemOutcome(iccids[item.index]!, item);
       }
     },
   };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BATCH_MAX_ITEMS } from "../batch-limit.js";
+import { BATCH_MAX_ITEMS, INPUT_MAX_LENGTH } from "../batch-limit.js";
 import { BATCH_ITEM_ERROR_CODES } from "../imsi.js";
 import { LookupRequest, LookupResult } from "./lookup.js";
 import { apiSchemas } from "./registry.js";
@@ -8,7 +8,7 @@ import type * as Wire from "../types/batch.js";
 export const BatchRequest = z
   .strictObject({
     iccids: z
-      .array(z.union([z.string().max(256), LookupRequest]))
+      .array(z.union([z.string().max(INPUT_MAX_LENGTH), LookupRequest]))
       .min(1, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` })
       .max(BATCH_MAX_ITEMS, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` }),
   })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BATCH_MAX_ITEMS } from "../batch-limit.js";
+import { BATCH_MAX_ITEMS, INPUT_MAX_LENGTH } from "../batch-limit.js";
 import { EID_ERROR_CODES, EID_WARNING_CODES } from "../eid.js";
 import { BatchSummary } from "./batch.js";
 import { Country } from "./country.js";
@@ -9,13 +9,13 @@ import type * as Wire from "../types/eid.js";
 const EID_AS_WRITTEN = "The EID as written: spaces, dashes, an EID: label and a modem's answer line (+CEID:, %XEID:) are fine";
 
 export const EidLookupRequest = z
-  .strictObject({ eid: z.string().max(256).describe(EID_AS_WRITTEN) })
+  .strictObject({ eid: z.string().max(INPUT_MAX_LENGTH).describe(EID_AS_WRITTEN) })
   .register(apiSchemas, { id: "EidLookupRequest" });
 
 export const EidBatchRequest = z
   .strictObject({
     eids: z
-      .array(z.string().max(256))
+      .array(z.string().max(INPUT_MAX_LENGTH))
       .min(1, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` })
       .max(BATCH_MAX_ITEMS, { error: `must hold 1 to ${BATCH_MAX_ITEMS} items` }),
   })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INPUT_MAX_LENGTH } from "../batch-limit.js";
 import { LOOKUP_WARNING_CODES } from "../grammar-codes.js";
 import { Country } from "./country.js";
 import { ImsiAnswer } from "./imsi.js";
@@ -9,11 +10,11 @@ export const LookupRequest = z
   .strictObject({
     iccid: z
       .string()
-      .max(256)
+      .max(INPUT_MAX_LENGTH)
       .describe("The ICCID as written: spaces, dashes, dots and F filler are fine, so are a modem's answer line and a raw EF_ICCID dump"),
     imsi: z
       .string()
-      .max(256)
+      .max(INPUT_MAX_LENGTH)
       .optional()
       .describe("The SIM's IMSI, 14 or 15 digits (spaces and dashes aside): the answer then has imsi, its MCC, MNC and network"),
   })
