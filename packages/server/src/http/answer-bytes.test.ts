@@ -1,14 +1,16 @@
+import { EventEmitter } from "node:events";
+import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { AnswerBytes } from "./answer-bytes.js";
 import { serve } from "../../test-support/serve.js";
+import { givenBackBuffer, holdSpareBuffers, largeAnswer } from "../../test-support/spare-buffers.js";
 
 function answer(count: number, item: string) {
   return { items: Array.from({ length: count }, (_, i) => `${item}${i}`) };
 }
 
 /** The JSON of `value` written into answer bytes piece by piece, one piece per item, as the batch route does. */
-function encodeJson(value: { items: string[] }): AnswerBytes {
-  const bytes = new AnswerBytes();
+function encodeJson(value: { items: string[] }, bytes = new AnswerBytes()): AnswerBytes {
   bytes.add('{"items":[');
   value.items.forEach((item, i) => bytes.add((i ? "," : "") + JSON.stringify(item)));
   bytes.add("]}");
@@ -64,22 +66,15 @@ describe("AnswerBytes", () => {
 });
 
 describe("AnswerBytes made for a response", () => {
-  it("are given back when the response closes: sent in full, refused after they were written, or cut by the client", async () => {
+  it("are given back when the response closes, sent in full or cut by the client", async () => {
     const { connect } = await import("node:net");
-    // Each request writes a large answer into bytes made for its response, then: sends it, answers a
-    // small refusal instead without reading them (discarded, as a batch refused at its charge), or sends
-    // it to a client that hangs up without reading.
-    const { server, port, close } = await serve((req, res) => {
-      const bytes = encodeInto(new AnswerBytes(res), answer(20_000, `${req.url}-`));
-      if (req.url === "/refused") {
-        bytes.discard();
-        res.writeHead(429).end("no");
-      } else res.end(bytes.bytes());
-    });
+    // Each request writes a large answer into bytes made for its response, then sends it: to a client that
+    // reads it, or to one that hangs up without reading.
+    const { server, port, close } = await serve((req, res) => res.end(encodeJson(answer(20_000, `${req.url}-`), new AnswerBytes(res)).bytes()));
     const closed = () => new Promise<void>((resolve) => server.once("request", (_req, res) => res.once("close", () => setImmediate(resolve))));
     const held = holdSpareBuffers();
     try {
-      for (const path of ["/sent", "/refused", "/cut"]) {
+      for (const path of ["/sent", "/cut"]) {
         // The request's answer is written into this buffer, given back just before.
         const given = givenBackBuffer();
         const done = closed();
@@ -91,12 +86,10 @@ describe("AnswerBytes made for a response", () => {
         } else socket.on("data", () => socket.end());
         await done;
         socket.destroy();
-        // The next large answer is written into the buffer this one gave back, once only: not the one after.
-        const next = encodeInto(new AnswerBytes(), answer(20_000, "next-"));
-        const after = encodeInto(new AnswerBytes(), answer(20_000, "after-"));
+        // The next large answer is written into the buffer this one gave back.
+        const next = largeAnswer();
         expect(next.bytes().buffer === given, path).toBe(true);
-        expect(after.bytes().buffer === given, path).toBe(false);
-        for (const bytes of [next, after]) bytes.release();
+        next.release();
         held.push(...holdSpareBuffers());
       }
     } finally {
@@ -104,24 +97,24 @@ describe("AnswerBytes made for a response", () => {
       await close();
     }
   });
+
+  it("keep their bytes whole, and their buffer from reuse, when the response closed before the bytes were taken", () => {
+    const held = holdSpareBuffers();
+    try {
+      const given = givenBackBuffer();
+      const response = new EventEmitter();
+      const value = answer(20_000, "still-running-");
+      const bytes = encodeJson(value, new AnswerBytes(response as ServerResponse));
+      response.emit("close"); // the client left while the request went on
+      // Another answer is made meanwhile: it does not get the buffer the running one writes into.
+      const other = largeAnswer("other");
+      expect(other.bytes().buffer).not.toBe(given);
+      // The request takes its bytes at last (to keep them for a replay): whole, in the buffer it was given.
+      expect(bytes.bytes().buffer).toBe(given);
+      expect(bytes.bytes().toString("utf8")).toBe(JSON.stringify(value));
+      held.push(other, bytes);
+    } finally {
+      for (const bytes of held) bytes.discard();
+    }
+  });
 });
-
-/** Takes every spare buffer (and more) into answers of its own, never given back, so that the next one given back is the next one handed out. */
-function holdSpareBuffers(): AnswerBytes[] {
-  return Array.from({ length: 8 }, (_, i) => encodeInto(new AnswerBytes(), answer(20_000, `held-${i}-`)));
-}
-
-/** The buffer of a large answer, given back: the next large answer is written into it while spare buffers are held. */
-function givenBackBuffer(): ArrayBufferLike {
-  const bytes = encodeInto(new AnswerBytes(), answer(20_000, "given-"));
-  const buffer = bytes.bytes().buffer;
-  bytes.release();
-  return buffer;
-}
-
-function encodeInto(bytes: AnswerBytes, value: { items: string[] }): AnswerBytes {
-  bytes.add('{"items":[');
-  value.items.forEach((item, i) => bytes.add((i ? "," : "") + JSON.stringify(item)));
-  bytes.add("]}");
-  return bytes;
-}

@@ -4,7 +4,7 @@ import type { ServerResponse } from "node:http";
 // buffer: short enough that the string stays cheap to flatten, long enough that the copies are few.
 const PIECE_CHARS = 32 * 1024;
 // Buffers kept for reuse: a fresh large buffer costs a page fault per page written.
-const SPARE_MAX = 8;
+export const SPARE_MAX = 8;
 const FIRST_BUFFER_BYTES = 256 * 1024;
 const spare: Buffer[] = [];
 
