@@ -1,4 +1,5 @@
-import { createConnection } from "node:net";
+import { once } from "node:events";
+import { createConnection, type Socket } from "node:net";
 
 // Raw HTTP on one connection, for the cases a client library refuses to send (malformed requests, missing
 // Host, odd Expect, a body cut short) or a test must hold the connection itself.
@@ -10,6 +11,22 @@ import { createConnection } from "node:net";
 export function rawJsonPost(path: string, apiKey: string, body: string, headers: Record<string, string> = {}): string {
   const fields = { Host: "x", Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", ...headers, "Content-Length": String(Buffer.byteLength(body)) };
   return `POST ${path} HTTP/1.1\r\n${Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`;
+}
+
+/**
+ * A connection to the server at `url` that writes `bytes` and never reads (until `socket.resume()`);
+ * `ended` resolves with the bytes it received once it has ended, whether on a reset or a close.
+ */
+export async function neverReading(url: string, bytes: string): Promise<{ socket: Socket; ended: Promise<number> }> {
+  const socket = createConnection({ port: Number(new URL(url).port), host: "127.0.0.1" });
+  socket.pause();
+  let received = 0;
+  socket.on("data", (d: Buffer) => (received += d.length));
+  socket.on("error", () => {}); // a reset, by the server or the test itself
+  const ended = once(socket, "close").then(() => received);
+  await once(socket, "connect");
+  socket.write(bytes);
+  return { socket, ended };
 }
 
 /** Writes raw bytes on one connection and resolves with everything received until the server closes it. */

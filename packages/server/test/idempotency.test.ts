@@ -1,8 +1,7 @@
-import { createConnection } from "node:net";
+import { createHash } from "node:crypto";
 import { luhnCheckDigit } from "@iccid/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../src/auth/secrets.js";
-import { rawJsonPost, startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
+import { neverReading, rawJsonPost, startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
 import type { Clock } from "../src/time.js";
 import { eventually } from "./eventually.js";
 import { call, sessionCookie, type Answer } from "./http.js";
@@ -29,16 +28,18 @@ const batch = (user: TestAccount, key: string, iccids: string[], accept = "appli
 const usage = async (user: TestAccount) => (await call(server.url, "GET", "/api/v1/usage", { key: user.apiKey })).body;
 const remaining = (a: Answer) => Number(/r=(\d+)/.exec(a.headers.ratelimit!)![1]);
 
-/** Claims a lookup's key through the store, as a request with `body` running on another instance does; returns the claim's id. */
-async function claimElsewhere(user: TestAccount, key: string, body: string) {
+/**
+ * Claims a lookup's key through the store, as a request with `request` as its body running on another
+ * instance does: its fingerprint is the SHA-256 of the body's bytes (docs/api.md), worked out here apart
+ * from the server's own code. Returns the claim's id.
+ */
+async function claimElsewhere(user: TestAccount, key: string, request: unknown) {
   const id = { accountId: user.id, route: "/api/v1/iccid/lookup", key };
-  const claim = { id, fingerprint: sha256Hex(body), at: now, expiredBefore: 0, abandonedBefore: 0 };
+  const fingerprint = createHash("sha256").update(JSON.stringify(request)).digest("hex");
+  const claim = { id, fingerprint, at: now, expiredBefore: 0, abandonedBefore: 0 };
   expect(await server.store.idempotency.claimIdempotencyKey(claim)).toBe("claimed");
   return id;
 }
-/** A lookup whose body is sent as these bytes, the ones its claim's fingerprint hashes. */
-const sendRaw = (user: TestAccount, key: string, body: string) =>
-  call(server.url, "POST", "/api/v1/iccid/lookup", { key: user.apiKey, raw: body, headers: { "content-type": "application/json", "idempotency-key": key } });
 
 describe("Idempotency-Key", () => {
   it("answers a repeated lookup with the first answer, marked replayed, charged once but spending the rate limit", async () => {
@@ -112,15 +113,15 @@ describe("Idempotency-Key", () => {
 
   it("answers 409 idempotency_key_in_use with Retry-After while the first request is being answered", async () => {
     const user = await server.createAccount();
-    const body = JSON.stringify({ iccid: iccid(5) });
+    const request = { iccid: iccid(5) };
     // The claim a request on another instance holds while it runs: made through the store it shares.
-    const id = await claimElsewhere(user, "in-flight", body);
-    const duplicate = await sendRaw(user, "in-flight", body);
+    const id = await claimElsewhere(user, "in-flight", request);
+    const duplicate = await lookup(user, "in-flight", request);
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.code).toBe("idempotency_key_in_use");
     expect(duplicate.headers["retry-after"]).toBe("1");
     await server.store.idempotency.keepIdempotentAnswer(id, { status: 200, contentType: "application/json; charset=utf-8", body: '{"kept":true}' });
-    const afterwards = await sendRaw(user, "in-flight", body);
+    const afterwards = await lookup(user, "in-flight", request);
     expect(afterwards.status).toBe(200);
     expect(afterwards.text).toBe('{"kept":true}');
     expect((await usage(user)).totals).toEqual({ requests: 0, lookups: 0 });
@@ -128,9 +129,9 @@ describe("Idempotency-Key", () => {
 
   it("runs a request again once its claim is abandoned: held 5 minutes by an instance that never answered", async () => {
     const user = await server.createAccount();
-    const body = JSON.stringify({ iccid: iccid(13) });
-    await claimElsewhere(user, "abandoned", body);
-    const send = () => sendRaw(user, "abandoned", body);
+    const request = { iccid: iccid(13) };
+    await claimElsewhere(user, "abandoned", request);
+    const send = () => lookup(user, "abandoned", request);
     now += 4 * 60_000;
     expect((await send()).body.code).toBe("idempotency_key_in_use");
     now += 60_000 + 1_000;
@@ -149,14 +150,10 @@ describe("Idempotency-Key", () => {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const release = await server.holdCharges();
     try {
-      await new Promise<void>((resolve) => {
-        const socket = createConnection({ port: Number(new URL(server.url).port), host: "127.0.0.1" }, () => {
-          socket.write(request);
-          void pause(300).then(() => socket.resetAndDestroy());
-        });
-        socket.on("error", () => {}); // the reset is ours
-        socket.on("close", () => resolve());
-      });
+      const { socket, ended } = await neverReading(server.url, request);
+      await pause(300);
+      socket.resetAndDestroy();
+      await ended;
       // Time for the server to see the connection go: nothing it shows tells when (it logs and counts the
       // request only once it is answered), so this is a pause.
       await pause(300);
@@ -171,6 +168,7 @@ describe("Idempotency-Key", () => {
       expect(retry.status, "the first request's answer is still not kept: its claim answers 409").not.toBe(409);
     });
     expect([retry!.status, retry!.headers["idempotent-replayed"]]).toEqual([200, "true"]);
+    expect(JSON.parse(retry!.text).results).toHaveLength(1000); // the kept answer is whole
     expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 1001 });
   });
 

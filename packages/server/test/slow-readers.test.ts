@@ -1,10 +1,10 @@
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createConnection, type Socket } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, ownerCredentials, rawJsonPost, startServerProcess, type ServerProcess } from "../test-support/index.js";
+import { killServerProcesses, neverReading, ownerCredentials, rawJsonPost, startServerProcess, type ServerProcess } from "../test-support/index.js";
 import { eventually } from "./eventually.js";
 import { call } from "./http.js";
 
@@ -35,22 +35,6 @@ function batchRequest(key: string): string {
   return rawJsonPost("/api/v1/iccid/batch", key, JSON.stringify({ iccids: Array.from({ length: 1000 }, () => "89441000000000000018") }));
 }
 
-/**
- * A connection that writes `bytes` and never reads (until `socket.resume()`); `ended` resolves with the
- * bytes it received once it has ended, whether on a reset or a close.
- */
-async function neverReading(port: number, bytes: string): Promise<{ socket: Socket; ended: Promise<number> }> {
-  const socket = createConnection({ port, host: "127.0.0.1" });
-  socket.pause();
-  let received = 0;
-  socket.on("data", (d: Buffer) => (received += d.length));
-  socket.on("error", () => {});
-  const ended = once(socket, "close").then(() => received);
-  await once(socket, "connect");
-  socket.write(bytes);
-  return { socket, ended };
-}
-
 function metric(text: string, name: string): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(`${name} `));
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
@@ -75,7 +59,7 @@ describe("clients that never read", () => {
     const pipelined = Math.ceil(kernelBytes / answerBytes) + 10;
     const connections = Math.min(6, Math.floor(590 / pipelined));
     expect(connections * answerBytes).toBeGreaterThan(1024 * 1024); // their waiting answers pass the limit
-    const clients = await Promise.all(Array.from({ length: connections }, () => neverReading(server.port, batch.repeat(pipelined))));
+    const clients = await Promise.all(Array.from({ length: connections }, () => neverReading(server.url, batch.repeat(pipelined))));
 
     // Past 1 MiB of unsent answers, new work is refused: a problem with Retry-After.
     let refused = await call(server.url, "GET", "/healthz");
