@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { expectPasswordToRetype, launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 import { iccidOf } from "./sims-csv.js";
 
 // The states a user meets besides the happy path: locked out of sign-in (the page says until when), a
@@ -45,8 +45,7 @@ async function signInThenEndSession(page: Page): Promise<TestAccount> {
 async function expectSessionEnded(page: Page, email: string): Promise<void> {
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await expect.poll(() => page.getByRole("alert").textContent()).toBe("Your session has ended. Sign in again.");
-  expect(await page.locator("#sign-in-email").inputValue()).toBe(email);
-  await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
+  await expectPasswordToRetype(page, email);
 }
 
 describe("account page states", () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 // Debian's Chromium (apt-get install chromium); ICCID_CHROMIUM points elsewhere, e.g. on a Mac.
 export const CHROMIUM = process.env.ICCID_CHROMIUM ?? "/usr/bin/chromium";
@@ -64,6 +65,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.locator("#sign-in-email").fill(email);
   await page.locator("#sign-in-password").fill(password);
   await page.locator("#sign-in-password").press("Enter");
+}
+
+/**
+ * The sign-in form ready for the password alone: the email still holds `email` and the password input has
+ * the focus, as the form leaves it after a wrong password or a session that ended.
+ */
+export async function expectPasswordToRetype(page: Page, email: string): Promise<void> {
+  expect(await page.locator("#sign-in-email").inputValue()).toBe(email);
+  await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
 }
 
 /** The whole page by default; `viewport` for modal states, where a full-page shot cuts the backdrop off. */
