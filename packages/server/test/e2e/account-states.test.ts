@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { expectPasswordToRetype, launchChromium, openPage, screenshot, signIn, type OpenPage } from "./browser.js";
 import { iccidOf } from "./sims-csv.js";
 
 // The states a user meets besides the happy path: locked out of sign-in (the page says until when), a
@@ -22,12 +22,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(width: number, path = "/account"): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
-  const context = await newContext(browser, { width, height: 800 });
-  const page = await context.newPage();
-  const { problems } = watchPage(page, server.url);
-  await page.goto(`${server.url}${path}`);
-  return { page, problems, close: () => context.close() };
+/** The page at `path` (the account page unless told), `width` wide and 800 high. */
+function open(width: number, path = "/account"): Promise<OpenPage> {
+  return openPage(browser, server.url, { viewport: { width, height: 800 }, path });
 }
 
 /** Signs in, waits for the account, then ends the session elsewhere (expired, or signed out in another tab). */
@@ -45,8 +42,7 @@ async function signInThenEndSession(page: Page): Promise<TestAccount> {
 async function expectSessionEnded(page: Page, email: string): Promise<void> {
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
   await expect.poll(() => page.getByRole("alert").textContent()).toBe("Your session has ended. Sign in again.");
-  expect(await page.locator("#sign-in-email").inputValue()).toBe(email);
-  await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
+  await expectPasswordToRetype(page, email);
 }
 
 describe("account page states", () => {

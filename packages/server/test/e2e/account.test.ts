@@ -2,7 +2,7 @@ import { AuthenticationError, IccidClient, luhnCheckDigit } from "@iccid/sdk";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test-support/index.js";
-import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { expectPasswordToRetype, launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
 
 // The account page in a real browser, end to end: sign in, create a key, use it through the SDK, watch the
 // usage move, revoke it, see the SDK refused, sign out. Each state is saved as a screenshot in
@@ -45,9 +45,10 @@ describe("account page", () => {
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     await screenshot(page, "01-sign-in");
 
-    // A wrong password: an alert, and the user stays on the form.
+    // A wrong password: an alert, and the user stays on the form with the email kept, to retype the password.
     await signInByKeyboard(page, server.owner.email, "not-the-password");
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("email or password is wrong");
+    await expectPasswordToRetype(page, server.owner.email);
     await screenshot(page, "02-sign-in-error");
 
     await signIn(page, server.owner.email, server.owner.password);

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 // Debian's Chromium (apt-get install chromium); ICCID_CHROMIUM points elsewhere, e.g. on a Mac.
 export const CHROMIUM = process.env.ICCID_CHROMIUM ?? "/usr/bin/chromium";
@@ -59,11 +60,50 @@ export async function newContext(
   return browser.newContext({ viewport, locale: "en-US", timezoneId: "UTC", colorScheme, reducedMotion: "reduce" });
 }
 
+/** A page opened by openPage: the page, what watchPage saw go wrong on it, and how to close its context. */
+export interface OpenPage {
+  page: Page;
+  problems: string[];
+  close: () => Promise<void>;
+}
+
+/**
+ * A page in a context of its own (newContext, so `viewport` and `colorScheme` as there), watched by
+ * watchPage from the first request, at `path` on `origin` (the account page unless told). With
+ * `signInAs` it then signs in as that account; the caller waits for what follows, as after signIn.
+ */
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  {
+    viewport,
+    colorScheme,
+    path = "/account",
+    signInAs,
+  }: { viewport: { width: number; height: number }; colorScheme?: "light" | "dark"; path?: string; signInAs?: { email: string; password: string } },
+): Promise<OpenPage> {
+  const context = await newContext(browser, viewport, { colorScheme });
+  const page = await context.newPage();
+  const { problems } = watchPage(page, origin);
+  await page.goto(`${origin}${path}`);
+  if (signInAs) await signIn(page, signInAs.email, signInAs.password);
+  return { page, problems, close: () => context.close() };
+}
+
 /** Types the email and password into the sign-in form and presses Enter; the caller waits for what follows. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.locator("#sign-in-email").fill(email);
   await page.locator("#sign-in-password").fill(password);
   await page.locator("#sign-in-password").press("Enter");
+}
+
+/**
+ * The sign-in form ready for the password alone: the email still holds `email` and the password input has
+ * the focus, as the form leaves it after a wrong password or a session that ended.
+ */
+export async function expectPasswordToRetype(page: Page, email: string): Promise<void> {
+  expect(await page.locator("#sign-in-email").inputValue()).toBe(email);
+  await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("sign-in-password");
 }
 
 /** The whole page by default; `viewport` for modal states, where a full-page shot cuts the backdrop off. */

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { launchChromium, openPage, screenshot } from "./browser.js";
 
 // The account page's key scopes, expiry, rolling and Activity list in a real browser, at desk and phone
 // width: create a usage-only key expiring in 90 days, roll it keeping the old one for 24 hours, and read
@@ -26,11 +26,7 @@ describe.each([
 ])("keys and activity at $width px", ({ width, height, tag }) => {
   it("creates a scoped key with an expiry, rolls it with a grace period, and lists the activity", async () => {
     const account = await server.createAccount();
-    const context = await newContext(browser, { width, height });
-    const page = await context.newPage();
-    const watch = watchPage(page, server.url);
-    await page.goto(`${server.url}/account`);
-    await signIn(page, account.email, account.password);
+    const { page, problems, close } = await openPage(browser, server.url, { viewport: { width, height }, signInAs: account });
     await page.getByRole("heading", { name: "Your account" }).waitFor();
 
     // A key for a dashboard: reading usage only, expiring in 90 days.
@@ -86,7 +82,7 @@ describe.each([
 
     // Nothing sideways at any width.
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(width);
-    expect(watch.problems).toEqual([]);
-    await context.close();
+    expect(problems).toEqual([]);
+    await close();
   });
 });

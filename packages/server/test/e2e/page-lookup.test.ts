@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { launchChromium, openPage, screenshot } from "./browser.js";
 import { chargedIccids, iccidOf, messyCsv } from "./sims-csv.js";
 
 // The account page's Look up card in Chromium: one number, three pasted, a 20,000-row CSV whose answers
@@ -36,11 +36,7 @@ afterAll(async () => {
 });
 
 async function signedIn(account: TestAccount, width: number, colorScheme: "light" | "dark"): Promise<{ page: Page; problems: string[] }> {
-  const context = await newContext(browser, { width, height: width > 500 ? 900 : 812 }, { colorScheme });
-  const page = await context.newPage();
-  const { problems } = watchPage(page, server.url);
-  await page.goto(`${server.url}/account`);
-  await signIn(page, account.email, account.password);
+  const { page, problems } = await openPage(browser, server.url, { viewport: { width, height: width > 500 ? 900 : 812 }, colorScheme, signInAs: account });
   await page.getByRole("heading", { name: "Look up" }).waitFor();
   return { page, problems };
 }

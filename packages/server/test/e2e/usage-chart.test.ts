@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeys } from "../../src/services/api-keys.js";
 import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { billingPeriod, floorHour, systemClock } from "../../src/time.js";
-import { launchChromium, newContext, screenshot, signIn, watchPage } from "./browser.js";
+import { launchChromium, openPage, screenshot } from "./browser.js";
 
 // The usage chart with six-figure days: every y label whole inside the chart, on a desktop and on a
 // phone; and Refresh brings the keys table up to date too. Screenshots: test/e2e/screenshots/.
@@ -34,11 +34,7 @@ afterAll(async () => {
 describe("usage chart and Refresh", () => {
   for (const [width, height] of [[1280, 900], [375, 812]] as const) {
     it(`shows every y label whole at ${width} px, and Refresh reloads the keys`, async () => {
-      const context = await newContext(browser, { width, height });
-      const page = await context.newPage();
-      const watch = watchPage(page, server.url);
-      await page.goto(`${server.url}/account`);
-      await signIn(page, server.owner.email, server.owner.password);
+      const { page, problems, close } = await openPage(browser, server.url, { viewport: { width, height }, signInAs: server.owner });
       await page.locator("#usage-chart svg.chart").waitFor();
 
       // Each label's box, in the chart's own coordinates, starts inside the chart.
@@ -56,8 +52,8 @@ describe("usage chart and Refresh", () => {
       expect(await page.locator("tr", { hasText: name }).count()).toBe(0);
       await page.getByRole("button", { name: "Refresh" }).click();
       await page.locator("tr", { hasText: name }).waitFor();
-      expect(watch.problems).toEqual([]);
-      await context.close();
+      expect(problems).toEqual([]);
+      await close();
     });
   }
 });
