@@ -15,15 +15,15 @@ export function rawJsonPost(path: string, apiKey: string, body: string, headers:
 
 /**
  * A connection to the server at `url` that writes `bytes` and never reads (until `socket.resume()`);
- * `ended` resolves with the bytes it received once it has ended, whether on a reset or a close.
+ * `ended` resolves with every byte it received once it has ended, on a reset or a close.
  */
-export async function neverReading(url: string, bytes: string): Promise<{ socket: Socket; ended: Promise<number> }> {
+export async function neverReading(url: string, bytes: string): Promise<{ socket: Socket; ended: Promise<Buffer> }> {
   const socket = createConnection({ port: Number(new URL(url).port), host: "127.0.0.1" });
   socket.pause();
-  let received = 0;
-  socket.on("data", (d: Buffer) => (received += d.length));
+  const received: Buffer[] = [];
+  socket.on("data", (d: Buffer) => received.push(d));
   socket.on("error", () => {}); // a reset, by the server or the test itself
-  const ended = once(socket, "close").then(() => received);
+  const ended = once(socket, "close").then(() => Buffer.concat(received));
   await once(socket, "connect");
   socket.write(bytes);
   return { socket, ended };
