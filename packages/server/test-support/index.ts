@@ -32,7 +32,7 @@ export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchem
 export { TcpRelay } from "./tcp-relay.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";
-export { exchange, neverReading, rawJsonPost, responses, type RawResponse } from "./raw-http.js";
+export { exchange, neverReading, rawJsonPost, responses, splitResponses, type RawResponse } from "./raw-http.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real
 // SQLite file in a temp dir — or, when ICCID_TEST_STORE=postgres, on a fresh schema of the PostgreSQL at

@@ -44,25 +44,32 @@ export function exchange(url: string, ...writes: Array<string | Buffer>): Promis
   });
 }
 
-export interface RawResponse {
+export interface RawResponse<B = any> {
   status: number;
   /** Header names lower-cased. */
   headers: Record<string, string>;
-  /** The body parsed as JSON. */
-  body: any;
+  /** The body parsed as JSON (or, from `splitResponses`, as text). */
+  body: B;
 }
 
-/** The responses in a transcript, each with a JSON body; throws when bytes are left over. */
+/** The responses in a transcript, each with a JSON body; throws when bytes are left over or one is cut short. */
 export function responses(transcript: string): RawResponse[] {
-  const out: RawResponse[] = [];
+  return splitResponses(transcript).map((response) => ({ ...response, body: JSON.parse(response.body) }));
+}
+
+/** The responses in a transcript, bodies as text; throws when bytes are left over or one is cut short. */
+export function splitResponses(transcript: string): Array<RawResponse<string>> {
+  const out: Array<RawResponse<string>> = [];
   let rest = transcript;
   while (rest.startsWith("HTTP/1.1 ")) {
     const headEnd = rest.indexOf("\r\n\r\n");
+    if (headEnd < 0) throw new Error(`a response cut short in its head: ${JSON.stringify(rest.slice(0, 200))}`);
     const lines = rest.slice(0, headEnd).split("\r\n");
     const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
     const length = Number(headers["content-length"]);
     const body = rest.slice(headEnd + 4, headEnd + 4 + length);
-    out.push({ status: Number(lines[0]!.slice(9, 12)), headers, body: JSON.parse(body) });
+    if (body.length < length) throw new Error(`a response cut short: ${body.length} of its ${length} body bytes`);
+    out.push({ status: Number(lines[0]!.slice(9, 12)), headers, body });
     rest = rest.slice(headEnd + 4 + length);
   }
   if (rest !== "") throw new Error(`not a response: ${JSON.stringify(rest.slice(0, 200))}`);
