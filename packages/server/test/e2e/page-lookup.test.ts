@@ -243,8 +243,8 @@ describe("Look up on the account page", () => {
     writeFileSync(path, messyCsv(4, 1_500));
     await upload(page, path);
     expect(await page.locator("#sum-rows").textContent()).toBe("1,500");
-    const box = page.getByRole("region", { name: "The first rows" });
-    expect(await box.evaluate((node) => [node.scrollHeight > node.clientHeight + 1, getComputedStyle(node).overflowY])).toEqual([false, "visible"]);
+    const box = `document.querySelector('[aria-label="The first rows"]')`;
+    expect(await page.evaluate(`[${box}.scrollHeight > ${box}.clientHeight + 1, getComputedStyle(${box}).overflowY]`)).toEqual([false, "visible"]);
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-upload-375", { viewport: true });
     expect(problems).toEqual([]);
