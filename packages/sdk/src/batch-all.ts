@@ -5,7 +5,7 @@ import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Rea
 import { CsvRows, csvRowsOf } from "./csv-rows.js";
 import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
-import { APIUserAbortError } from "./errors.js";
+import { APIUserAbortError, isAPIUserAbortError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
 import type { HttpResponse } from "./transport.js";
 
@@ -219,10 +219,11 @@ async function* runChunks<T>(
       const chunk = await readChunk();
       if (!chunk) break;
       const pending = send(chunk);
-      // Marks the rejection handled now (it is awaited later, in order) and stops the other requests at once.
+      // Marks the rejection handled now (it is awaited later, in order) and stops the other requests at once,
+      // unless the chunk gave up waiting to retry (retrySignal): then the answers on the wire are still taken.
       pending.catch((error: unknown) => {
         failure ??= error;
-        stop.abort();
+        if (!isAPIUserAbortError(error)) stop.abort();
       });
       window.push(pending);
     }

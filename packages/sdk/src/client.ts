@@ -53,6 +53,12 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   signal?: AbortSignal | undefined;
   /**
+   * Ends the call's waits between attempts, but not an attempt already sent: when it fires while the call
+   * waits to try again (a 429, a 5xx, a lost connection), the call throws APIUserAbortError at once; an
+   * answer on its way is still taken. For a caller that stops without losing what the server charged.
+   */
+  retrySignal?: AbortSignal | undefined;
+  /**
    * The Idempotency-Key of a call that creates or charges (lookup, batch, keys.create): 1 to 255 printable
    * ASCII characters. Default: a random UUID made for the call. Every retry of the call sends the same key,
    * so the server runs it once; pass your own to make a call again later (after a crash) without paying twice.
@@ -216,6 +222,7 @@ export class IccidClient {
         delays: this.retryDelays,
         retryRateLimited: this.retryRateLimited,
         signal: options.signal,
+        retrySignal: options.retrySignal,
         backoff: spec.backoff,
         onRetry: this.onRetry,
       },

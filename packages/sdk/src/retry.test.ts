@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InternalServerError } from "./errors.js";
+import { APIUserAbortError, InternalServerError } from "./errors.js";
 import { callWithRetries, SharedBackoff, isRetryable, retryDelayMs, DEFAULT_RETRY_DELAYS, type CallPolicy } from "./retry.js";
 import type { HttpResponse } from "./transport.js";
 
@@ -17,6 +17,7 @@ const policy = (overrides: Partial<CallPolicy> = {}): CallPolicy => ({
   delays: { initialMs: 1, maxMs: 1, maxRetryAfterMs: 60_000 },
   retryRateLimited: true,
   signal: undefined,
+  retrySignal: undefined,
   backoff: undefined,
   ...overrides,
 });
@@ -58,6 +59,24 @@ describe("callWithRetries", () => {
       return attempts === 1 ? wire(429, { "retry-after": "1" }) : wire(200);
     });
     expect(events).toEqual([{ attempt: 1, delayMs: 1000, status: 429 }]);
+  });
+
+  it("retrySignal ends a wait to try again at once, and leaves an attempt on the wire to finish", async () => {
+    const stop = new AbortController();
+    let attempts = 0;
+    const waiting = callWithRetries(policy({ retrySignal: stop.signal, onRetry: () => stop.abort() }), async () => {
+      attempts++;
+      return wire(429, { "retry-after": "60" });
+    });
+    await expect(waiting).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(attempts).toBe(1);
+
+    const late = new AbortController();
+    const answered = callWithRetries(policy({ retrySignal: late.signal }), async () => {
+      late.abort();
+      return wire(200);
+    });
+    await expect(answered).resolves.toMatchObject({ status: 200 });
   });
 
   it("throws the last error once attempts run out", async () => {

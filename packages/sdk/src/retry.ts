@@ -60,19 +60,25 @@ export function retryDelayMs(error: unknown, retry: number, delays: RetryDelays,
   return Math.floor(random() * Math.min(delays.maxMs, delays.initialMs * 2 ** (retry - 1)));
 }
 
-/** Resolves after `ms`, or rejects with APIUserAbortError when `signal` fires first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError(signal.reason));
+/** Resolves after `ms`, or rejects with APIUserAbortError when one of `signals` fires first. */
+export function sleep(ms: number, signals: readonly (AbortSignal | undefined)[]): Promise<void> {
+  const fired = signals.find((signal) => signal?.aborted);
+  if (fired) return Promise.reject(new APIUserAbortError(fired.reason));
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    const listening = signals.filter((signal) => signal !== undefined);
+    const settle = () => {
       clearTimeout(timer);
-      reject(new APIUserAbortError(signal!.reason));
+      for (const signal of listening) signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = (event: Event) => {
+      settle();
+      reject(new APIUserAbortError((event.target as AbortSignal).reason));
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      settle();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    for (const signal of listening) signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -102,6 +108,8 @@ export interface CallPolicy {
   /** false: a 429 `rate_limited` is thrown at once; every other retry is unchanged. */
   retryRateLimited: boolean;
   signal: AbortSignal | undefined;
+  /** Ends the waits between attempts, not an attempt on the wire (RequestOptions.retrySignal). */
+  retrySignal: AbortSignal | undefined;
   /** Shared by concurrent callers so that one 429 holds them all (batchAll). */
   backoff: SharedBackoff | undefined;
   onRetry?: ((event: RetryEvent) => void) | undefined;
@@ -116,12 +124,13 @@ export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Pro
   const deadlinePassed = (attempts: number) =>
     new APITimeoutError({ host: policy.host, scope: "deadline", timeoutMs: policy.deadlineMs!, attempts });
 
+  const waitSignals = [policy.signal, policy.retrySignal];
   let lastError: unknown;
   for (let n = 1; ; n++) {
     const shared = policy.backoff?.remainingMs() ?? 0;
     if (shared > 0) {
       if (performance.now() + shared >= deadlineAt) throw lastError ?? deadlinePassed(n - 1);
-      await sleep(shared, policy.signal);
+      await sleep(shared, waitSignals);
     }
     const left = deadlineAt - performance.now();
     if (left <= 0) throw deadlinePassed(n - 1);
@@ -149,7 +158,7 @@ export async function callWithRetries(policy: CallPolicy, attempt: Attempt): Pro
     if (policy.backoff && (error as { status?: number }).status === 429) {
       policy.backoff.pause(delay); // slept at the top of the loop, together with the other workers
     } else {
-      await sleep(delay, policy.signal);
+      await sleep(delay, waitSignals);
     }
   }
 }

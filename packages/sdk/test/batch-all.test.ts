@@ -133,6 +133,27 @@ describe("batchAll", () => {
     expect(seen).toBe(250);
   });
 
+  it("retrySignal ends the chunks waiting to retry, and hands out those answered on the wire before them", async () => {
+    const stop = new AbortController();
+    await setUp({
+      // The first chunk's answer is slow; the second is told to come back in a minute.
+      answer: (iccids) =>
+        iccids[0] === iccidFor(0)
+          ? { delayMs: 300 }
+          : { status: 429, headers: { "retry-after": "60" }, body: { code: "rate_limited", status: 429, detail: "slow down" } },
+    });
+    const waiting = new IccidClient({ apiKey: KEY, baseUrl: server!.url, onRetry: () => stop.abort() });
+    const got: BatchAllItem[] = [];
+    const source = Array.from({ length: 200 }, (_, i) => iccidFor(i));
+    const error = await (async () => {
+      for await (const item of waiting.iccid.batchAll(source, { concurrency: 2, chunkSize: 100, retrySignal: stop.signal })) got.push(item);
+    })()
+      .catch((e: unknown) => e)
+      .finally(() => waiting.close());
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(got.map((i) => i.index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+
   it("gives all its requests one shared 429 back-off", async () => {
     const { client } = await setUp();
     const call = vi.spyOn(client, "callBytes");

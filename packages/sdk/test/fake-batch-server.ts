@@ -11,7 +11,11 @@ export interface FakeBatchServer {
   close(): Promise<void>;
 }
 
-export type Answer = (iccids: string[], requestNumber: number) => { status: number; body: unknown; headers?: Record<string, string> } | undefined;
+/** A request's own answer (the default: 200 with every item answered), and how long it takes. */
+export type Answer = (
+  iccids: string[],
+  requestNumber: number,
+) => { status?: number; body?: unknown; headers?: Record<string, string>; delayMs?: number } | undefined;
 
 export async function startFakeBatchServer(options: { delayMs?: number; answer?: Answer } = {}): Promise<FakeBatchServer> {
   const stats: FakeBatchServer["stats"] = { requests: 0, inFlight: 0, maxInFlight: 0, items: [], accepts: [] };
@@ -26,13 +30,12 @@ export async function startFakeBatchServer(options: { delayMs?: number; answer?:
     const iccids = (JSON.parse(raw) as { iccids: string[] }).iccids;
     stats.items.push(iccids);
     stats.accepts.push(req.headers.accept ?? "");
+    const custom = options.answer?.(iccids, number);
     setTimeout(() => {
-      const custom = options.answer?.(iccids, number);
-      const status = custom?.status ?? 200;
-      const body = custom ? custom.body : batchAnswer(raw);
-      res.writeHead(status, { "content-type": "application/json", "x-request-id": `req_${number}`, ...custom?.headers });
+      const body = custom?.body ?? batchAnswer(raw);
+      res.writeHead(custom?.status ?? 200, { "content-type": "application/json", "x-request-id": `req_${number}`, ...custom?.headers });
       res.end(JSON.stringify(body));
-    }, options.delayMs ?? 0);
+    }, custom?.delayMs ?? options.delayMs ?? 0);
   };
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

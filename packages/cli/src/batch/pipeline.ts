@@ -33,8 +33,8 @@ export interface PipelineOptions {
   stored: StoredChunk[];
   /** Answered chunks that could not be written (an earlier chunk has no answer) are added here. */
   kept: StoredChunk[];
-  /** True once the run is to stop (Ctrl-C): requests in flight are waited for and written. */
-  stopping(): boolean;
+  /** Aborted when the run is to stop (Ctrl-C): requests on the wire are waited for and written, none is retried. */
+  stop: AbortSignal;
   /** Ends the requests in flight (a second Ctrl-C). */
   signal: AbortSignal;
 }
@@ -48,7 +48,7 @@ export interface PipelineOptions {
  * by the chunks in flight plus the sinks' buffers, whatever the file's length.
  */
 export async function runPipeline(options: PipelineOptions, tally: BatchTally): Promise<void> {
-  const { input, client, writer, progress, signal } = options;
+  const { input, client, writer, progress, stop, signal } = options;
   const total = input.totalBytes;
   let read = 0;
   // Bytes read run ahead of rows done (parser buffer, chunks in flight); scaling by done/read corrects it.
@@ -64,7 +64,7 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
   async function ask(chunk: Chunk): Promise<ChunkAnswers> {
     // The chunk's own Idempotency-Key: asked again after a lost answer, it is answered, not charged.
     const key = chunkIdempotencyKey(chunk, writer.format);
-    const once = { concurrency: 1, signal, idempotencyKeyOf: () => key };
+    const once = { concurrency: 1, signal, retrySignal: stop, idempotencyKeyOf: () => key };
     if (writer.format === "csv") {
       for await (const rows of client.iccid.batchAllCsv([chunk.iccids], once)) return { kind: "csv", rows };
     } else {
@@ -100,7 +100,7 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
       ask,
       write,
       keep: (chunk, answers) => options.kept.push({ start: chunk.start, iccids: chunk.iccids, answers }),
-      stopping: options.stopping,
+      stopping: () => stop.aborted,
     });
   } finally {
     await chunks.return(undefined);

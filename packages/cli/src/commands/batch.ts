@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { answersHeader } from "@iccid/core/grammar";
+import { isAPIUserAbortError } from "@iccid/sdk";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
 import { runPipeline, type BatchTally } from "../batch/pipeline.js";
@@ -121,11 +122,13 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   let failure: unknown;
   try {
     await runPipeline(
-      { input, client, writer, progress, concurrency: options.concurrency, skip, stored, kept, stopping: interrupt.stopping, signal: interrupt.signal },
+      { input, client, writer, progress, concurrency: options.concurrency, skip, stored, kept, stop: interrupt.stop, signal: interrupt.signal },
       tally,
     );
   } catch (error) {
-    if (!interrupt.signal.aborted) failure = error;
+    // Ctrl-C ends requests by aborting them: that is the interruption itself, not a failure to report.
+    const aborted = interrupt.signal.aborted || (interrupt.stop.aborted && isAPIUserAbortError(error));
+    if (!aborted) failure = error;
   } finally {
     interrupt.dispose();
     progress.stop();
@@ -137,7 +140,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     if (toFile) await writeResumeState(options.out!, [...stored, ...kept]);
   }
 
-  const interrupted = interrupt.stopping();
+  const interrupted = interrupt.stop.aborted;
   const stopped = interrupted || failure !== undefined;
   const where = toFile ? ` → ${options.out}` : "";
   const headline = interrupted ? "Interrupted" : failure !== undefined ? "Stopped by an error" : `Done${where}`;
