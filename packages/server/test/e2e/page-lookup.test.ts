@@ -128,6 +128,8 @@ describe("Look up on the account page", () => {
     expect(shown.length).toBeGreaterThan(0);
     expect(shown).not.toContain("valid");
     await page.getByLabel("Show only failed rows").uncheck();
+    // The first rows scroll in their box, which the keyboard reaches to scroll it.
+    await expect.poll(() => page.getByRole("region", { name: "The first rows" }).getAttribute("tabindex")).toBe("0");
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-upload-1280", { viewport: true });
     const answers = await downloaded(page);
@@ -244,7 +246,8 @@ describe("Look up on the account page", () => {
     await upload(page, path);
     expect(await page.locator("#sum-rows").textContent()).toBe("1,500");
     const box = `document.querySelector('[aria-label="The first rows"]')`;
-    expect(await page.evaluate(`[${box}.scrollHeight > ${box}.clientHeight + 1, getComputedStyle(${box}).overflowY]`)).toEqual([false, "visible"]);
+    // It runs with the page, so it is no tab stop.
+    expect(await page.evaluate(`[${box}.scrollHeight > ${box}.clientHeight + 1, getComputedStyle(${box}).overflowY, ${box}.getAttribute("tabindex")]`)).toEqual([false, "visible", null]);
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-upload-375", { viewport: true });
     expect(problems).toEqual([]);

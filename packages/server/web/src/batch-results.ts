@@ -122,7 +122,24 @@ export function resultsView(results: Results): HTMLElement {
     countries(tally),
     h("div", { class: "results-actions" }, download, h("label", { class: "check" }, onlyFailed, "Show only failed rows")),
     shownRows && h("p", { class: "muted" }, shownRows),
-    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "The first rows" }, table),
+    scrollBox(table),
     empty,
   );
+}
+
+/**
+ * The table's box: on a wide screen it scrolls inside the page, and is then a tab stop, so that the keyboard
+ * can scroll it; on a phone it runs with the page and is not one (a stop that scrolls nothing is a trap).
+ */
+function scrollBox(table: HTMLTableElement): HTMLElement {
+  const box = h("div", { class: "table-scroll", role: "region", "aria-label": "The first rows" }, table);
+  const check = () => {
+    if (box.scrollHeight > box.clientHeight || box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+    else box.removeAttribute("tabindex");
+  };
+  // The box changes size with the window; what it holds, as rows go in or are hidden.
+  const observer = new ResizeObserver(check);
+  observer.observe(box);
+  observer.observe(table);
+  return box;
 }
