@@ -184,29 +184,6 @@ describe("iccid batch at size", () => {
     expect(rows).toHaveLength(2001); // two batches of 1000 fit in 2500 lookups; the third is refused whole
   });
 
-  it("Ctrl-C while a request waits out a rate limit stops at once: the wait holds no answer", async () => {
-    await server.setPlan("paced", { rate_limit: 2, window_seconds: 60, monthly_lookups: 1_000_000 });
-    const account = await server.createAccount({ plan: "paced" });
-    const input = join(dir, "paced.csv");
-    const out = join(dir, "paced-out.csv");
-    bigCsv(input, 5000);
-    const { child, done } = spawnIccid(["batch", input, "--out", out, "--concurrency", "1"], { env: serverEnv(server.url, account.apiKey) });
-    let stderr = "";
-    child.stderr!.on("data", (data: Buffer) => (stderr += data.toString()));
-    // Two requests fit in the window; the third is told to wait about a minute.
-    while (!stderr.includes("rate limited; retrying in") && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-    const interruptedAt = performance.now();
-    child.kill("SIGINT");
-    const run = await done;
-    expect(performance.now() - interruptedAt).toBeLessThan(10_000);
-    expect(run.code).toBe(130);
-    expect(run.stderr).toContain("Interrupted");
-    expect(run.stderr).not.toContain("Stopped by an error");
-    expect(run.stderr).toContain(`To carry on: iccid batch ${input} --out ${out} --concurrency 1 --resume\n`);
-    const rows = readFileSync(out, "utf8").trimEnd().split("\n");
-    expect(rows).toHaveLength(2001);
-  }, 60_000);
-
   it("--resume without --out is a usage error", async () => {
     const run = await iccid(["batch", join(EXAMPLES, "sims.csv"), "--resume"], { env });
     expect(run.code).toBe(2);

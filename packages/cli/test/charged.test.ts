@@ -112,6 +112,38 @@ describe("a batch that stops early keeps every charged answer", () => {
     expectComplete(out, iccids);
   });
 
+  it("Ctrl-C while a request waits out a rate limit stops at once: the wait holds no answer, --resume pays for the rest", async () => {
+    await server.setPlan("two-per-minute", { rate_limit: 2, window_seconds: 60, monthly_lookups: 100_000 });
+    const account = await server.createAccount({ plan: "two-per-minute" });
+    const env = serverEnv(server.url, account.apiKey);
+    const iccids = Array.from({ length: 5_000 }, (_, i) => iccidOf(400_000 + i));
+    const input = join(dir, "paced.csv");
+    const out = join(dir, "paced-out.csv");
+    writeCsv(input, iccids);
+
+    const { child, done } = spawnIccid(["batch", input, "--out", out, "--concurrency", "1"], { env });
+    let stderr = "";
+    child.stderr!.on("data", (text: string) => (stderr += text));
+    // Two requests fit in the window; the third is told to wait about a minute.
+    await until(() => child.exitCode !== null || stderr.includes("rate limited; retrying in"));
+    const interruptedAt = performance.now();
+    child.kill("SIGINT");
+    const first = await done;
+    expect(performance.now() - interruptedAt).toBeLessThan(10_000);
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain("Interrupted");
+    expect(first.stderr).not.toContain("Stopped by an error");
+    expect(first.stderr).toContain(`To carry on: iccid batch ${input} --out ${out} --concurrency 1 --resume\n`);
+    expect(await used(account.apiKey)).toBe(2000);
+    expect(outputRows(out)).toHaveLength(2000);
+
+    await server.setPlan("two-per-minute", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 100_000 });
+    const second = await iccid(["batch", input, "--out", out, "--concurrency", "1", "--resume"], { env });
+    expect(second.code).toBe(0);
+    expect(await used(account.apiKey)).toBe(5000);
+    expectComplete(out, iccids);
+  }, 60_000);
+
   it("answers that come after a refused chunk are kept, and --resume writes them without asking again", async () => {
     await server.setPlan("q500", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 500 });
     const account = await server.createAccount({ plan: "q500" });
