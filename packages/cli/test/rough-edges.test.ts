@@ -112,6 +112,29 @@ describe("files", () => {
     expect((await iccid(["batch", invalidUtf8], { env: env() })).stderr).toMatch(/is not a text file/);
   });
 
+  it("a file separated by semicolons or tabs is read by its first line; --delimiter sets what that line cannot tell", async () => {
+    const dir = tempDir();
+    // As a spreadsheet writes CSV where a comma is the decimal mark: semicolons, CRLF, quotes around text.
+    const semicolons = join(dir, "export.csv");
+    writeFileSync(semicolons, `id;"SIM number";"note"\r\n1;"${UK}";"pool 1, EU"\r\n2;${US};2,5\r\n`);
+    const run = await iccid(["batch", semicolons], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n").slice(0, 3)).toEqual([
+      expect.stringMatching(/^id,SIM number,note,iccid,valid,/),
+      expect.stringMatching(new RegExp(`^1,${UK},"pool 1, EU",${UK},true,`)),
+      expect.stringMatching(new RegExp(`^2,${US},"2,5",${US},true,`)),
+    ]);
+    // A single column has no separator to tell by; --delimiter tab splits the rows that follow.
+    const tabs = join(dir, "tabs.tsv");
+    writeFileSync(tabs, `iccid\n${UK}\tfirst\n`);
+    const asTab = await iccid(["batch", tabs, "--delimiter", "tab", "--format", "jsonl"], { env: env() });
+    expect(asTab.code).toBe(0);
+    expect(JSON.parse(asTab.stdout)).toMatchObject({ row: 1, ok: true, input: { iccid: UK } });
+    const bad = await iccid(["batch", tabs, "--delimiter", ";;"], { env: env() });
+    expect(bad.code).toBe(2);
+    expectOneLineError(bad, /--delimiter.*must be one character \(or "tab"\), not a quote or a line end/);
+  });
+
   it("an empty input leaves an empty --out, not the results of an earlier run", async () => {
     const dir = tempDir();
     const out = join(dir, "results.csv");

@@ -1,22 +1,22 @@
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CsvRecordReader, readCsv } from "./csv-records.js";
+import { CsvRecordReader, CsvSeparatorError, readCsv, SEPARATORS } from "./csv-records.js";
 
 // What the CLI read CSV with before, and what CsvRecordReader must agree with.
 const OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true } as const;
 
-function reference(text: string): string[][] | "error" {
+function reference(text: string, delimiter = ","): string[][] | "error" {
   try {
-    return parse(text, OPTIONS) as string[][];
+    return parse(text, { ...OPTIONS, delimiter }) as string[][];
   } catch {
     return "error";
   }
 }
 
 /** Reads `text` cut at the given places, as a file arrives in blocks. */
-function read(text: string, cuts: number[] = []): string[][] | "error" {
-  const reader = new CsvRecordReader();
+function read(text: string, cuts: number[] = [], separator?: string): string[][] | "error" {
+  const reader = new CsvRecordReader(separator);
   const out: string[][] = [];
   const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
   let from = 0;
@@ -33,9 +33,12 @@ function read(text: string, cuts: number[] = []): string[][] | "error" {
 }
 
 // Short strings over the characters that matter to CSV, so that every odd combination comes up.
-const csvish = fc
-  .array(fc.constantFrom("a", "b", "8944", " ", ",", '"', '""', "\n", "\r", "\r\n", "é"), { maxLength: 40 })
-  .map((parts) => parts.join(""));
+const csvish = textOf(",");
+
+/** Such strings with `separator` where a comma would be. */
+function textOf(separator: string) {
+  return fc.array(fc.constantFrom("a", "b", "8944", " ", separator, '"', '""', "\n", "\r", "\r\n", "é"), { maxLength: 40 }).map((parts) => parts.join(""));
+}
 
 describe("CsvRecordReader", () => {
   it("reads what csv-parse reads (bom, relax_quotes, relax_column_count, skip_empty_lines), however the text is cut", () => {
@@ -46,6 +49,61 @@ describe("CsvRecordReader", () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it("reads with a semicolon or a tab for separator what csv-parse reads with that delimiter", () => {
+    for (const separator of [";", "\t"]) {
+      fc.assert(
+        fc.property(textOf(separator), fc.array(fc.nat(), { maxLength: 6 }), (text, cuts) => {
+          expect(read(text, cuts, separator)).toEqual(reference(text, separator));
+        }),
+        { numRuns: 2000 },
+      );
+    }
+  });
+
+  it("detects the separator from a first line that holds it, however the text is cut", () => {
+    for (const separator of SEPARATORS) {
+      fc.assert(
+        fc.property(fc.constantFrom("\n", "\r\n"), textOf(separator), fc.array(fc.nat(), { maxLength: 6 }), (end, body, cuts) => {
+          const text = `"id${separator}1"${separator}iccid${end}${body}`;
+          expect(read(text, cuts, "detect")).toEqual(reference(text, separator));
+        }),
+        { numRuns: 1000 },
+      );
+    }
+  });
+
+  it("detects the separator the first line holds most of outside quotes, else a comma", () => {
+    const cases: [string, string][] = [
+      ["id;iccid\r\n1;89441000000000000018\r\n", ";"],
+      ["id\ticcid\n1\t8944\n", "\t"],
+      ["\n\r\nid;iccid\n1;2\n", ";"], // blank lines before the header
+      ['"a, b; c";"d,e";f\n1;2;3\n', ";"], // separators inside quotes do not count
+      ['"say ""x,y""";b\n', ";"],
+      ["a,b;c\n", ","], // a tie
+      ["iccid\n8944;1\n", ","], // none on the first line: one column
+      ['"two\nlines";b\n', ";"], // a first record that spans lines
+      ["a;b", ";"], // no line end at all
+    ];
+    for (const [text, separator] of cases) {
+      for (let cut = 0; cut <= text.length; cut++) expect(read(text, [cut], "detect"), `${JSON.stringify(text)} cut at ${cut}`).toEqual(reference(text, separator));
+    }
+    const reader = new CsvRecordReader("detect");
+    expect(reader.fieldSeparator).toBeUndefined();
+    reader.write("id;iccid\n", false, []);
+    expect(reader.fieldSeparator).toBe(";");
+  });
+
+  it("decides on a first line longer than 64 Ki characters without waiting for its end", () => {
+    const reader = new CsvRecordReader("detect");
+    reader.write("a;".repeat(40_000), false, []);
+    expect(reader.fieldSeparator).toBe(";");
+  });
+
+  it("refuses a separator that is not one character, or is a quote or a line end", () => {
+    for (const separator of ["", ";;", '"', "\n", "\r"]) expect(() => new CsvRecordReader(separator)).toThrow(CsvSeparatorError);
+    expect(new CsvRecordReader("|").fieldSeparator).toBe("|");
   });
 
   it("handles the cases by name", () => {

@@ -3,9 +3,11 @@
 // between calls, so a file is read in blocks of any size.
 //
 // It gives the same records as csv-parse with the options bom, relax_column_count, relax_quotes and
-// skip_empty_lines (comma, double quote, the record delimiter discovered from the first line end outside
-// quotes); csv-records.test.ts checks that on generated input, cut into random blocks.
-// In short: a field that starts with a quote runs to the quote that is followed by a comma, the record
+// skip_empty_lines (the field separator given, a comma by default; double quote; the record delimiter
+// discovered from the first line end outside quotes); csv-records.test.ts checks that on generated input,
+// cut into random blocks. A reader told to detect the separator takes the one of SEPARATORS that the first
+// line (blank lines aside) holds most of outside quotes, a comma when none is ahead.
+// In short: a field that starts with a quote runs to the quote that is followed by the separator, the record
 // delimiter or the end, with "" for a quote inside it; any other quote is text (relax_quotes), and a
 // quote that closes the field early puts the field back as text, quotes included. The first of \r\n, \n
 // or \r outside quotes is the record delimiter; another line end outside quotes is text. Blank lines are
@@ -13,9 +15,26 @@
 // them: each record delimiter, and each \n elsewhere, ends one.
 
 const QUOTE = 34;
-const COMMA = 44;
 const CR = 13;
 const LF = 10;
+
+/** The field separators a reader detects: comma, semicolon (what spreadsheets write where a comma is the decimal mark), tab. */
+export const SEPARATORS = [",", ";", "\t"] as const;
+/** How much of a first line without a line end is enough to detect its separator from. */
+const DETECT_CHARS = 64 * 1024;
+
+/** Whether `separator` may separate fields: one character, neither a quote nor a line end. */
+export function isCsvSeparator(separator: string): boolean {
+  return separator.length === 1 && !'"\r\n'.includes(separator);
+}
+
+/** A separator that is not one character, or is a quote or a line end. */
+export class CsvSeparatorError extends Error {
+  constructor(readonly separator: string) {
+    super(`the field separator must be one character other than a quote or a line end, not ${JSON.stringify(separator)}`);
+    this.name = "CsvSeparatorError";
+  }
+}
 
 /** The text ended inside a quoted field; `line` is where the record holding it starts. */
 export class CsvQuoteNotClosedError extends Error {
@@ -26,6 +45,8 @@ export class CsvQuoteNotClosedError extends Error {
 }
 
 export class CsvRecordReader {
+  /** The separator's character code, once known. */
+  private separator: number | undefined;
   private field = "";
   private record: string[] = [];
   private quoting = false;
@@ -39,6 +60,18 @@ export class CsvRecordReader {
   private recordLine = 1;
   private started = false;
 
+  /** `separator`: the field separator, one character other than a quote or a line end, or "detect" (above). */
+  constructor(separator = ",") {
+    if (separator === "detect") return;
+    if (!isCsvSeparator(separator)) throw new CsvSeparatorError(separator);
+    this.separator = separator.charCodeAt(0);
+  }
+
+  /** The field separator: the one given, or the one detected (undefined until the first line is read). */
+  get fieldSeparator(): string | undefined {
+    return this.separator === undefined ? undefined : String.fromCharCode(this.separator);
+  }
+
   /**
    * Reads the next block of text and appends every record it completes to `out` (and, given `lines`, the
    * line each record starts on, from 1). With `end`, the text is the last: the final record is completed,
@@ -51,6 +84,14 @@ export class CsvRecordReader {
       this.started = true;
       if (s.charCodeAt(0) === 0xfeff) s = s.slice(1); // the byte order mark
     }
+    if (this.separator === undefined) {
+      this.separator = detectSeparator(s, end);
+      if (this.separator === undefined) {
+        this.rest = s; // the first line is not whole yet
+        return;
+      }
+    }
+    const sep = this.separator;
     const n = s.length;
     let pos = 0;
     while (pos < n) {
@@ -74,11 +115,11 @@ export class CsvRecordReader {
         }
         this.quoting = false;
         this.wasQuoting = true;
-        if (!(next === -1 || next === COMMA || this.delimiterAt(s, pos + 1) > 0)) this.field = `"${this.field}"`;
+        if (!(next === -1 || next === sep || this.delimiterAt(s, pos + 1) > 0)) this.field = `"${this.field}"`;
         pos++;
         continue;
       }
-      if (c === COMMA) {
+      if (c === sep) {
         this.record.push(this.field);
         this.field = "";
         this.wasQuoting = false;
@@ -109,7 +150,7 @@ export class CsvRecordReader {
       let j = pos + 1;
       for (; j < n; j++) {
         const d = s.charCodeAt(j);
-        if (d === COMMA || d === QUOTE || d === CR || d === LF) break;
+        if (d === sep || d === QUOTE || d === CR || d === LF) break;
       }
       this.field += s.slice(pos, j);
       pos = j;
@@ -145,6 +186,45 @@ export class CsvRecordReader {
     }
     return s.startsWith(this.delimiter, pos) ? this.delimiter.length : 0;
   }
+}
+
+/**
+ * The separator of SEPARATORS that the first line holds most of outside quoted fields (blank lines before
+ * it skipped), a comma on a tie or when it holds none; undefined when the text holds no whole first line
+ * yet and more may come (not `end`, and shorter than DETECT_CHARS). A quote opens a quoted field at the
+ * start of a field, as the reader has it, and "" inside one is a quote.
+ */
+function detectSeparator(s: string, end: boolean): number | undefined {
+  const counts = SEPARATORS.map(() => 0);
+  let quoted = false;
+  let fieldStart = true;
+  let started = false;
+  let whole = false;
+  for (let i = 0; i < s.length && !whole; i++) {
+    const c = s.charCodeAt(i);
+    if (quoted) {
+      if (c === QUOTE && s.charCodeAt(i + 1) === QUOTE) i++;
+      else if (c === QUOTE) quoted = false;
+      continue;
+    }
+    if (c === CR || c === LF) {
+      whole = started;
+      continue;
+    }
+    started = true;
+    const which = SEPARATORS.indexOf(s[i] as (typeof SEPARATORS)[number]);
+    if (which >= 0) {
+      counts[which]!++;
+      fieldStart = true;
+      continue;
+    }
+    if (c === QUOTE && fieldStart) quoted = true;
+    fieldStart = false;
+  }
+  if (!whole && !end && s.length < DETECT_CHARS) return undefined;
+  let best = 0;
+  for (let k = 1; k < counts.length; k++) if (counts[k]! > counts[best]!) best = k;
+  return SEPARATORS[best]!.charCodeAt(0);
 }
 
 /** Every record of a whole text, and the line each starts on (a CsvQuoteNotClosedError if a quote is left open). */

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { answersHeader } from "@iccid/core/grammar";
+import { answersHeader, isCsvSeparator } from "@iccid/core/grammar";
 import { isAPIUserAbortError } from "@iccid/sdk";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
@@ -22,8 +22,9 @@ import { note } from "../terminal.js";
 const HELP = `
 Reads a CSV (or - for stdin) and writes one output row per input row, in input order: the input's columns
 followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is the one
-named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected.
-Memory stays flat for any file size.
+named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected, and
+the field separator: the one of , ; and tab that the first line holds most of (else --delimiter). The
+output CSV is comma-separated whatever the input's separator. Memory stays flat for any file size.
 
 Nothing the server answered (and charged) is lost. Ctrl-C stops cleanly: no new request starts, the
 answers of those in flight are written (a second Ctrl-C drops them), the output holds whole rows, and
@@ -45,6 +46,7 @@ Examples:
 
 interface BatchOptions {
   column?: string;
+  delimiter?: string;
   out?: string;
   format?: BatchFormat;
   concurrency: number;
@@ -59,6 +61,13 @@ function positiveInt(max: number) {
     if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`must be a whole number from 1 to ${max}`);
     return n;
   };
+}
+
+/** --delimiter's value: one character, or "tab". */
+function fieldSeparator(value: string): string {
+  const separator = value === "tab" ? "\t" : value;
+  if (!isCsvSeparator(separator)) throw new InvalidArgumentError('must be one character (or "tab"), not a quote or a line end');
+  return separator;
 }
 
 function formatFor(options: BatchOptions): BatchFormat {
@@ -87,7 +96,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   const format = formatFor(options);
   const client = await ctx.apiClient(); // a missing or mistyped key fails before any reading
 
-  const input = await openCsvInput(file, options.column, term.stdin);
+  const input = await openCsvInput(file, options.column, options.delimiter, term.stdin);
   const { layout } = input;
   if (layout.columns.length === 0) {
     // An output left from an earlier run would read as this input's results: leave empty files instead.
@@ -171,6 +180,7 @@ export function batchCommand(ctx: CommandContext, args: () => readonly string[])
     .description("look up every ICCID of a CSV file (any size), writing CSV or JSONL in input order")
     .argument("<file>", "CSV file, or - for stdin")
     .option("--column <name>", "the column holding ICCIDs: its header name, or its 1-based number")
+    .option("--delimiter <char>", "the input's field separator, one character or tab (default: detected: , ; or tab)", fieldSeparator)
     .option("--out <file>", "write results here instead of stdout")
     .addOption(new Option("--format <format>", "output format (default: jsonl for a .jsonl/.ndjson --out, else csv)").choices(["csv", "jsonl"]))
     .option("--errors <file>", "also write the failed (malformed) rows here, in the output format")

@@ -274,6 +274,21 @@ describe("Look up on the account page", () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it("reads a file separated by semicolons, as spreadsheets write CSV where a comma is the decimal mark", async () => {
+    const user = await server.createAccount();
+    const { page, problems } = await signedIn(user, 1280, "light");
+    const rows = ["Kunde;ICCID;Betrag", ...Array.from({ length: 20 }, (_, n) => `Kunde ${n};${iccidOf(8, n)};"1,${n}"`)];
+    const path = join(dir, "semicolons.csv");
+    writeFileSync(path, rows.join("\r\n") + "\r\n");
+    await upload(page, path);
+    expect([await page.locator("#sum-rows").textContent(), await page.locator("#sum-valid").textContent()]).toEqual(["20", "20"]);
+    const answers = (await downloaded(page)).split("\n");
+    expect(answers[0]).toMatch(/^Kunde,ICCID,Betrag,/);
+    expect(answers[1]).toMatch(new RegExp(`^Kunde 0,${iccidOf(8, 0)},"1,0",`));
+    expect(await quotaUsed(user)).toBe(20);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
   it("refuses a file that is not text as soon as it is chosen", async () => {
     const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
     const path = join(dir, "sims.xlsx");

@@ -1,7 +1,8 @@
 import { CsvRecordReader } from "@iccid/core/grammar";
 
 // The records of an upload, block by block, read with core's CsvRecordReader as `iccid batch` reads a file
-// (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, quoted cells, blank lines skipped. A file that
+// (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, the field separator detected (, ; or tab),
+// quoted cells, blank lines skipped. A file that
 // is not text is refused by its first block, before anything is sent.
 
 /** The file cannot be read as CSV: not text, or a quote left open at the end. */
@@ -29,7 +30,7 @@ function refuseBinary(first: Uint8Array, name: string): void {
 
 /** The records of a file in blocks, in file order; `count.bytes` follows what was read. */
 export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator<string[][]> {
-  const reader = new CsvRecordReader();
+  const reader = new CsvRecordReader("detect");
   const blocks = file.stream().getReader();
   let decoder: TextDecoder | undefined;
   try {
