@@ -282,6 +282,8 @@ describe("Look up on the account page", () => {
     writeFileSync(path, rows.join("\r\n") + "\r\n");
     await upload(page, path);
     expect([await page.locator("#sum-rows").textContent(), await page.locator("#sum-valid").textContent()]).toEqual(["20", "20"]);
+    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-semicolons-1280", { viewport: true });
     const answers = (await downloaded(page)).split("\n");
     expect(answers[0]).toMatch(/^Kunde,ICCID,Betrag,/);
     expect(answers[1]).toMatch(new RegExp(`^Kunde 0,${iccidOf(8, 0)},"1,0",`));
