@@ -101,15 +101,18 @@ describe("files", () => {
     expect(run.stderr).toMatch(/--errors .*e\.csv: the folder .*nope does not exist/);
   });
 
-  it("a binary file is refused as not text, exit 1", async () => {
+  it("a binary file is refused as not text, and text that is not UTF-8 as such, exit 1", async () => {
     const file = join(tempDir(), "photo.png");
     writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
     const run = await iccid(["batch", file], { env: env() });
     expect(run.code).toBe(1);
     expectOneLineError(run, /^iccid: error: .*photo\.png is not a text file/);
-    const invalidUtf8 = join(tempDir(), "latin.bin");
-    writeFileSync(invalidUtf8, Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0x2c, 0x0a]));
-    expect((await iccid(["batch", invalidUtf8], { env: env() })).stderr).toMatch(/is not a text file/);
+    // As Excel on Windows saves a plain "CSV": Windows-1252.
+    const windows1252 = join(tempDir(), "export.csv");
+    writeFileSync(windows1252, Buffer.concat([Buffer.from("Kunde;ICCID\r\nM"), Buffer.from([0xfc]), Buffer.from(`ller GmbH;${UK}\r\n`)]));
+    const notUtf8 = await iccid(["batch", windows1252], { env: env() });
+    expect(notUtf8.code).toBe(1);
+    expectOneLineError(notUtf8, /^iccid: error: .*export\.csv is not UTF-8 text; save it as UTF-8 \(in Excel: "CSV UTF-8"\) and try again\n$/);
   });
 
   it("a file separated by semicolons or tabs is read by its first line; --delimiter sets what that line cannot tell", async () => {

@@ -9,6 +9,7 @@ export * from "./csv-layout.js";
 export * from "./csv-records.js";
 export * from "./duration.js";
 export * from "./eid.js";
+export * from "./file-text.js";
 export * from "./imsi.js";
 export * from "./key-scopes.js";
 export * from "./grammar-codes.js";

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { CsvRecordReader, type CsvLayout } from "@iccid/core/grammar";
+import { CsvRecordReader, fileTextOf, unreadableFileText, type CsvLayout } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
 import { detectLayout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
@@ -60,10 +60,8 @@ export async function openCsvInput(path: string, column: string | undefined, sep
             reader.write(block, false, records);
             continue;
           }
-          if (bytes === 0) refuseBinary(block, path);
+          decoder ??= decoderFor(block, path);
           bytes += block.length;
-          // A UTF-16 (LE) byte order mark: the file is UTF-16 text.
-          decoder ??= new StringDecoder(block[0] === 0xff && block[1] === 0xfe ? "utf16le" : "utf8");
           reader.write(decoder.write(block), false, records);
         }
         if (records.length > 0) yield records;
@@ -113,18 +111,15 @@ export async function openCsvInput(path: string, column: string | undefined, sep
   };
 }
 
-/** A file that is not text (an image, a spreadsheet, a zip) would parse as rows of garbage: refuse it by its first block. */
-function refuseBinary(first: Buffer, path: string): void {
-  if (first[0] === 0xff && first[1] === 0xfe) return; // UTF-16 text, which holds NUL bytes by nature
-  let text = first.indexOf(0) === -1;
-  if (text) {
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(first, { stream: true }); // a character cut at the block's end is fine
-    } catch {
-      text = false;
-    }
-  }
-  if (!text) throw new CliError(`${path === "-" ? "stdin" : path} is not a text file (CSV is text; is this a spreadsheet or an archive?)`);
+/**
+ * The decoder of the file whose first block is `first` (core's fileTextOf); a file that is not text (an
+ * image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is refused, saying why.
+ */
+function decoderFor(first: Buffer, path: string): StringDecoder {
+  const kind = fileTextOf(first);
+  const why = unreadableFileText(path === "-" ? "stdin" : path, kind);
+  if (why) throw new CliError(why);
+  return new StringDecoder(kind === "utf-16le" ? "utf16le" : "utf8");
 }
 
 function wrapParseError(error: unknown, path: string): unknown {

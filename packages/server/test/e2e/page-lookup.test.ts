@@ -291,12 +291,17 @@ describe("Look up on the account page", () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
-  it("refuses a file that is not text as soon as it is chosen", async () => {
+  it("refuses a file that is not text, or not UTF-8, as soon as it is chosen", async () => {
     const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
     const path = join(dir, "sims.xlsx");
     writeFileSync(path, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]));
     await page.getByLabel("CSV file").setInputFiles(path);
     await expect.poll(() => page.locator("#lookup-error").textContent()).toContain("sims.xlsx is not a text file");
+    expect(await page.getByRole("button", { name: "Look up file" }).isHidden()).toBe(true);
+    const windows1252 = join(dir, "export.csv"); // as Excel on Windows saves a plain "CSV"
+    writeFileSync(windows1252, Buffer.concat([Buffer.from("Kunde;ICCID\r\nM"), Buffer.from([0xfc]), Buffer.from(`ller GmbH;${iccidOf(9, 0)}\r\n`)]));
+    await page.getByLabel("CSV file").setInputFiles(windows1252);
+    await expect.poll(() => page.locator("#lookup-error").textContent()).toContain('export.csv is not UTF-8 text; save it as UTF-8 (in Excel: "CSV UTF-8")');
     expect(await page.getByRole("button", { name: "Look up file" }).isHidden()).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();

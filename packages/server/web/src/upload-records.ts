@@ -1,11 +1,11 @@
-import { CsvRecordReader } from "@iccid/core/grammar";
+import { CsvRecordReader, fileTextOf, unreadableFileText } from "@iccid/core/grammar";
 
 // The records of an upload, block by block, read with core's CsvRecordReader as `iccid batch` reads a file
 // (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, the field separator detected (, ; or tab),
-// quoted cells, blank lines skipped. A file that
-// is not text is refused by its first block, before anything is sent.
+// quoted cells, blank lines skipped. A file that is not text, or not UTF-8, is refused by its first block,
+// before anything is sent.
 
-/** The file cannot be read as CSV: not text, or a quote left open at the end. */
+/** The file cannot be read as CSV: not text, not UTF-8, or a quote left open at the end. */
 export class UnreadableFile extends Error {
   override name = "UnreadableFile";
 }
@@ -15,17 +15,13 @@ export interface ReadCount {
   bytes: number;
 }
 
-function refuseBinary(first: Uint8Array, name: string): void {
-  if (first[0] === 0xff && first[1] === 0xfe) return; // UTF-16 (LE) text, which holds NUL bytes by nature
-  let text = !first.includes(0);
-  if (text) {
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(first, { stream: true }); // a character cut at the block's end is fine
-    } catch {
-      text = false;
-    }
-  }
-  if (!text) throw new UnreadableFile(`${name} is not a text file (CSV is text; is this a spreadsheet or an archive?)`);
+/** The decoder of the file whose first block is `first` (core's fileTextOf), or UnreadableFile saying why there is none. */
+function decoderFor(first: Uint8Array, name: string): TextDecoder {
+  const kind = fileTextOf(first);
+  const why = unreadableFileText(name, kind);
+  if (why) throw new UnreadableFile(why);
+  // The reader drops a BOM itself, so the decoder keeps it.
+  return new TextDecoder(kind, { ignoreBOM: true });
 }
 
 /** The records of a file in blocks, in file order; `count.bytes` follows what was read. */
@@ -37,11 +33,7 @@ export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator
     for (;;) {
       const { done, value } = await blocks.read();
       if (done) break;
-      if (!decoder) {
-        refuseBinary(value, file.name);
-        // The reader drops a BOM itself, so the decoder keeps it.
-        decoder = new TextDecoder(value[0] === 0xff && value[1] === 0xfe ? "utf-16le" : "utf-8", { ignoreBOM: true });
-      }
+      decoder ??= decoderFor(value, file.name);
       count.bytes += value.length;
       const records: string[][] = [];
       reader.write(decoder.decode(value, { stream: true }), false, records);
