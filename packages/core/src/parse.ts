@@ -100,6 +100,13 @@ function failingChecks(value: string): IccidChecks {
   return { format: true, luhn: "invalid", expected_check_digit: expected, missing_check_digit: luhnCheckDigit(value) };
 }
 
+// A number as a spreadsheet shows and exports a long number it stored as a number: a digit, perhaps a
+// decimal mark (point or comma) and a few more, then a positive exponent (8.9441E+19). An ICCID has more
+// digits than a spreadsheet's number keeps (15), so the rest are gone, and the message says so.
+const ROUNDED_BY_SPREADSHEET = /^\d(?:[.,]\d+)?E\+\d{1,2}$/i;
+const ROUNDED_MESSAGE =
+  "a spreadsheet rounded this ICCID to a number (as 8.9441E+19) and its digits are lost; format the column as text and enter or export the numbers again";
+
 /** Checks the grammar of one ICCID (docs/api.md, "How an ICCID is read"). Never throws, whatever it is given. */
 export function parseIccid(input: string): IccidParseResult {
   if (typeof input !== "string") return reject(String(input), "invalid_characters", "the ICCID must be a string");
@@ -107,6 +114,7 @@ export function parseIccid(input: string): IccidParseResult {
 
   if (value.length === 0) return reject(input, "empty", "the ICCID is empty");
   if (!digitsOnly && !HEX_ONLY.test(value)) {
+    if (ROUNDED_BY_SPREADSHEET.test(input.trim())) return reject(input, "invalid_characters", ROUNDED_MESSAGE);
     return reject(input, "invalid_characters", "the ICCID may hold only digits, hex letters A-F, spaces, dashes and dots");
   }
   // The MII is judged before the length: "12AB" is better told "not an ICCID" than "too short" (and "8",

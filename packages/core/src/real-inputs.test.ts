@@ -12,6 +12,18 @@ function rawDump(number: string): string {
   return swapNibbles(number.length % 2 === 0 ? number : `${number}F`);
 }
 
+describe("numbers a spreadsheet rounded", () => {
+  it.each(["8.9441E+19", "8,94410000000000E+19", " 8.9441e+19 ", "9E+19"])("tells %j that its digits are lost", (input) => {
+    expect(parseIccid(input)).toMatchObject({ ok: false, input, error: { code: "invalid_characters", message: expect.stringMatching(/^a spreadsheet rounded this ICCID .* digits are lost; format the column as text/) } });
+  });
+
+  it("tells other characters apart", () => {
+    for (const input of ["+8.9441E+19", "8.9441E+19x", "89441000000000000018+"]) {
+      expect(parseIccid(input), input).toMatchObject({ ok: false, error: { code: "invalid_characters", message: expect.stringMatching(/^the ICCID may hold only digits/) } });
+    }
+  });
+});
+
 describe("modem answers", () => {
   it.each([
     ["+CCID: 89441000000000000018", "+CCID"],
