@@ -115,7 +115,7 @@ describe("files", () => {
     expectOneLineError(notUtf8, /^iccid: error: .*export\.csv is not UTF-8 text; save it as UTF-8 \(in Excel: "CSV UTF-8"\) and try again\n$/);
   });
 
-  it("a file separated by semicolons or tabs is read by its first line; --delimiter sets what that line cannot tell", async () => {
+  it("a file separated by semicolons or tabs is read by its first line or its sep= line; --delimiter sets what that line cannot tell", async () => {
     const dir = tempDir();
     // As a spreadsheet writes CSV where a comma is the decimal mark: semicolons, CRLF, quotes around text.
     const semicolons = join(dir, "export.csv");
@@ -127,6 +127,12 @@ describe("files", () => {
       expect.stringMatching(new RegExp(`^1,${UK},"pool 1, EU",${UK},true,`)),
       expect.stringMatching(new RegExp(`^2,${US},"2,5",${US},true,`)),
     ]);
+    // Excel's hint line names the separator and is no row.
+    const hinted = join(dir, "hinted.csv");
+    writeFileSync(hinted, `sep=;\r\nKunde;ICCID\r\nA;${UK}\r\n`);
+    const withHint = await iccid(["batch", hinted, "--format", "jsonl"], { env: env() });
+    expect(withHint.code).toBe(0);
+    expect(withHint.stdout.trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ row: 1, ok: true, input: { Kunde: "A", ICCID: UK } })]);
     // A single column has no separator to tell by; --delimiter tab splits the rows that follow.
     const tabs = join(dir, "tabs.tsv");
     writeFileSync(tabs, `iccid\n${UK}\tfirst\n`);

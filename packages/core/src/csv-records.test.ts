@@ -95,6 +95,24 @@ describe("CsvRecordReader", () => {
     expect(reader.fieldSeparator).toBe(";");
   });
 
+  it("takes a first line sep=X (Excel's hint) for the separator, not for a record, and counts its line", () => {
+    const cases: [string, string, string][] = [
+      ["sep=;\r\nKunde;ICCID\r\nA;8944\r\n", "Kunde;ICCID\r\nA;8944\r\n", ";"],
+      ["\uFEFFSEP=|\na|b,c\n", "a|b,c\n", "|"],
+      ["sep=,\na;b;c\n", "a;b;c\n", ","], // the hint beats the line's own count
+      ["sep=;", "", ";"],
+    ];
+    for (const [text, rest, separator] of cases) {
+      for (let cut = 0; cut <= text.length; cut++) expect(read(text, [cut], "detect"), `${JSON.stringify(text)} cut at ${cut}`).toEqual(reference(rest, separator));
+    }
+    // Given a separator, the reader keeps it and still drops the hint.
+    expect(read("sep=;\na,b\n", [], ",")).toEqual([["a", "b"]]);
+    expect(readCsv("sep=;\na;b\n\nc\n").lines).toEqual([2, 4]);
+    // Not a hint: more after the character, or no character.
+    expect(read("sep=;x\n1\n", [], "detect")).toEqual([["sep=", "x"], ["1"]]);
+    expect(read("sep=\n1\n", [], "detect")).toEqual([["sep="], ["1"]]);
+  });
+
   it("decides on a first line longer than 64 Ki characters without waiting for its end", () => {
     const reader = new CsvRecordReader("detect");
     reader.write("a;".repeat(40_000), false, []);

@@ -6,7 +6,8 @@
 // skip_empty_lines (the field separator given, a comma by default; double quote; the record delimiter
 // discovered from the first line end outside quotes); csv-records.test.ts checks that on generated input,
 // cut into random blocks. A reader told to detect the separator takes the one of SEPARATORS that the first
-// line (blank lines aside) holds most of outside quotes, a comma when none is ahead.
+// line (blank lines aside) holds most of outside quotes, a comma when none is ahead. A first line
+// `sep=X` (the hint Excel reads) is not a record: it names the separator, unless the reader was given one.
 // In short: a field that starts with a quote runs to the quote that is followed by the separator, the record
 // delimiter or the end, with "" for a quote inside it; any other quote is text (relax_quotes), and a
 // quote that closes the field early puts the field back as text, quotes included. The first of \r\n, \n
@@ -59,6 +60,8 @@ export class CsvRecordReader {
   private line = 1;
   private recordLine = 1;
   private started = false;
+  /** The first line was looked at for a `sep=X` hint. */
+  private hintRead = false;
 
   /** `separator`: the field separator, one character other than a quote or a line end, or "detect" (above). */
   constructor(separator = ",") {
@@ -83,6 +86,19 @@ export class CsvRecordReader {
     if (!this.started && s.length > 0) {
       this.started = true;
       if (s.charCodeAt(0) === 0xfeff) s = s.slice(1); // the byte order mark
+    }
+    if (!this.hintRead) {
+      const hint = separatorHint(s, end);
+      if (hint === undefined) {
+        this.rest = s; // it may yet be one
+        return;
+      }
+      this.hintRead = true;
+      if (hint) {
+        s = s.slice(hint.length);
+        this.recordLine = ++this.line;
+        this.separator ??= hint.separator.charCodeAt(0);
+      }
     }
     if (this.separator === undefined) {
       this.separator = detectSeparator(s, end);
@@ -186,6 +202,17 @@ export class CsvRecordReader {
     }
     return s.startsWith(this.delimiter, pos) ? this.delimiter.length : 0;
   }
+}
+
+/**
+ * The `sep=X` line at the start of `s` (any case, X one character other than a quote or a line end, then
+ * a line end or the end): its length with its line end, and X; null when `s` starts otherwise; undefined
+ * when it may yet be one and more may come.
+ */
+function separatorHint(s: string, end: boolean): { length: number; separator: string } | null | undefined {
+  if (!end && s.length < 7 && "sep=".startsWith(s.slice(0, 4).toLowerCase())) return undefined;
+  const hint = /^sep=([^"\r\n])(\r\n|\n|\r|$)/i.exec(s);
+  return hint ? { length: hint[0].length, separator: hint[1]! } : null;
 }
 
 /**

@@ -23,8 +23,9 @@ const HELP = `
 Reads a CSV (or - for stdin) and writes one output row per input row, in input order: the input's columns
 followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is the one
 named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected, and
-the field separator: the one of , ; and tab that the first line holds most of (else --delimiter). The
-output CSV is comma-separated whatever the input's separator. Memory stays flat for any file size.
+the field separator: the one a first line sep=X names, else the one of , ; and tab that the first line
+holds most of (else --delimiter). The output CSV is comma-separated whatever the input's separator.
+Memory stays flat for any file size.
 
 Nothing the server answered (and charged) is lost. Ctrl-C stops cleanly: no new request starts, the
 answers of those in flight are written (a second Ctrl-C drops them), the output holds whole rows, and
