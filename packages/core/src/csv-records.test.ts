@@ -1,7 +1,8 @@
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CsvRecordReader, CsvSeparatorError, readCsv, SEPARATORS } from "./csv-records.js";
+import { CsvRecordReader, readCsv } from "./csv-records.js";
+import { CsvSeparatorError, SEPARATORS } from "./csv-separator.js";
 
 // What the CLI read CSV with before, and what CsvRecordReader must agree with.
 const OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true } as const;

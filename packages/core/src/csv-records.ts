@@ -1,3 +1,5 @@
+import { CsvSeparatorError, detectSeparator, isCsvSeparator, separatorHint } from "./csv-separator.js";
+
 // The one CSV reader of the project: `iccid batch`'s input and its resume file, and the server's issuer
 // registry. It reads decoded text, takes each run of ordinary characters as one slice, and keeps its state
 // between calls, so a file is read in blocks of any size.
@@ -6,8 +8,8 @@
 // skip_empty_lines (the field separator given, a comma by default; double quote; the record delimiter
 // discovered from the first line end outside quotes); csv-records.test.ts checks that on generated input,
 // cut into random blocks. A reader told to detect the separator takes the one of SEPARATORS that the first
-// line (blank lines aside) holds most of outside quotes, a comma when none is ahead. A first line
-// `sep=X` (the hint Excel reads) is not a record: it names the separator, unless the reader was given one.
+// line (blank lines aside) holds most of outside quotes, a comma when none is ahead (csv-separator.ts). A
+// first line `sep=X` (the hint Excel reads) is not a record: it names the separator, unless one was given.
 // In short: a field that starts with a quote runs to the quote that is followed by the separator, the record
 // delimiter or the end, with "" for a quote inside it; any other quote is text (relax_quotes), and a
 // quote that closes the field early puts the field back as text, quotes included. The first of \r\n, \n
@@ -18,24 +20,6 @@
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
-
-/** The field separators a reader detects: comma, semicolon (what spreadsheets write where a comma is the decimal mark), tab. */
-export const SEPARATORS = [",", ";", "\t"] as const;
-/** How much of a first line without a line end is enough to detect its separator from. */
-const DETECT_CHARS = 64 * 1024;
-
-/** Whether `separator` may separate fields: one character, neither a quote nor a line end. */
-export function isCsvSeparator(separator: string): boolean {
-  return separator.length === 1 && !'"\r\n'.includes(separator);
-}
-
-/** A separator that is not one character, or is a quote or a line end. */
-export class CsvSeparatorError extends Error {
-  constructor(readonly separator: string) {
-    super(`the field separator must be one character other than a quote or a line end, not ${JSON.stringify(separator)}`);
-    this.name = "CsvSeparatorError";
-  }
-}
 
 /** The text ended inside a quoted field; `line` is where the record holding it starts. */
 export class CsvQuoteNotClosedError extends Error {
@@ -59,9 +43,8 @@ export class CsvRecordReader {
   private rest = "";
   private line = 1;
   private recordLine = 1;
-  private started = false;
-  /** The first line was looked at for a `sep=X` hint. */
-  private hintRead = false;
+  /** The start of the text was read: its byte order mark, its `sep=X` line and its separator (start()). */
+  private begun = false;
 
   /** `separator`: the field separator, one character other than a quote or a line end, or "detect" (above). */
   constructor(separator = ",") {
@@ -83,31 +66,15 @@ export class CsvRecordReader {
   write(text: string, end: boolean, out: string[][], lines?: number[]): void {
     let s = this.rest.length > 0 ? this.rest + text : text;
     this.rest = "";
-    if (!this.started && s.length > 0) {
-      this.started = true;
-      if (s.charCodeAt(0) === 0xfeff) s = s.slice(1); // the byte order mark
-    }
-    if (!this.hintRead) {
-      const hint = separatorHint(s, end);
-      if (hint === undefined) {
-        this.rest = s; // it may yet be one
-        return;
-      }
-      this.hintRead = true;
-      if (hint) {
-        s = s.slice(hint.length);
-        this.recordLine = ++this.line;
-        this.separator ??= hint.separator.charCodeAt(0);
-      }
-    }
-    if (this.separator === undefined) {
-      this.separator = detectSeparator(s, end);
-      if (this.separator === undefined) {
+    if (!this.begun) {
+      const rest = this.start(s, end);
+      if (rest === undefined) {
         this.rest = s; // the first line is not whole yet
         return;
       }
+      s = rest;
     }
-    const sep = this.separator;
+    const sep = this.separator!;
     const n = s.length;
     let pos = 0;
     while (pos < n) {
@@ -180,6 +147,23 @@ export class CsvRecordReader {
     this.endRecord(out, lines);
   }
 
+  /**
+   * Reads the start of the text: drops a byte order mark and a `sep=X` line, and settles the separator.
+   * Answers the text left to read as records, or undefined when the first line is not whole yet.
+   */
+  private start(s: string, end: boolean): string | undefined {
+    if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+    const hint = separatorHint(s, end);
+    if (hint === undefined) return undefined;
+    if (hint) s = s.slice(hint.length);
+    const separator = hint ? (this.separator ?? hint.separator.charCodeAt(0)) : (this.separator ?? detectSeparator(s, end));
+    if (separator === undefined) return undefined;
+    this.separator = separator;
+    this.begun = true;
+    if (hint) this.recordLine = ++this.line;
+    return s;
+  }
+
   /** Completes the record read so far, unless nothing was (a blank line, or the end after a line end). */
   private endRecord(out: string[][], lines: number[] | undefined): void {
     if (!this.wasQuoting && this.record.length === 0 && this.field.length === 0) return;
@@ -202,56 +186,6 @@ export class CsvRecordReader {
     }
     return s.startsWith(this.delimiter, pos) ? this.delimiter.length : 0;
   }
-}
-
-/**
- * The `sep=X` line at the start of `s` (any case, X one character other than a quote or a line end, then
- * a line end or the end): its length with its line end, and X; null when `s` starts otherwise; undefined
- * when it may yet be one and more may come.
- */
-function separatorHint(s: string, end: boolean): { length: number; separator: string } | null | undefined {
-  if (!end && s.length < 7 && "sep=".startsWith(s.slice(0, 4).toLowerCase())) return undefined;
-  const hint = /^sep=([^"\r\n])(\r\n|\n|\r|$)/i.exec(s);
-  return hint ? { length: hint[0].length, separator: hint[1]! } : null;
-}
-
-/**
- * The separator of SEPARATORS that the first line holds most of outside quoted fields (blank lines before
- * it skipped), a comma on a tie or when it holds none; undefined when the text holds no whole first line
- * yet and more may come (not `end`, and shorter than DETECT_CHARS). A quote opens a quoted field at the
- * start of a field, as the reader has it, and "" inside one is a quote.
- */
-function detectSeparator(s: string, end: boolean): number | undefined {
-  const counts = SEPARATORS.map(() => 0);
-  let quoted = false;
-  let fieldStart = true;
-  let started = false;
-  let whole = false;
-  for (let i = 0; i < s.length && !whole; i++) {
-    const c = s.charCodeAt(i);
-    if (quoted) {
-      if (c === QUOTE && s.charCodeAt(i + 1) === QUOTE) i++;
-      else if (c === QUOTE) quoted = false;
-      continue;
-    }
-    if (c === CR || c === LF) {
-      whole = started;
-      continue;
-    }
-    started = true;
-    const which = SEPARATORS.indexOf(s[i] as (typeof SEPARATORS)[number]);
-    if (which >= 0) {
-      counts[which]!++;
-      fieldStart = true;
-      continue;
-    }
-    if (c === QUOTE && fieldStart) quoted = true;
-    fieldStart = false;
-  }
-  if (!whole && !end && s.length < DETECT_CHARS) return undefined;
-  let best = 0;
-  for (let k = 1; k < counts.length; k++) if (counts[k]! > counts[best]!) best = k;
-  return SEPARATORS[best]!.charCodeAt(0);
 }
 
 /** Every record of a whole text, and the line each starts on (a CsvQuoteNotClosedError if a quote is left open). */

@@ -7,6 +7,7 @@ export * from "./batch-limit.js";
 export * from "./csv-cell.js";
 export * from "./csv-layout.js";
 export * from "./csv-records.js";
+export { CsvSeparatorError, isCsvSeparator, SEPARATORS } from "./csv-separator.js";
 export * from "./duration.js";
 export * from "./eid.js";
 export * from "./file-text.js";
