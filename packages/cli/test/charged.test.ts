@@ -28,6 +28,18 @@ function writeCsv(path: string, iccids: readonly string[]): void {
   writeFileSync(path, ["iccid,ref", ...iccids.map((value, i) => `${value},r${i + 1}`)].join("\n") + "\n");
 }
 
+/**
+ * A run of its own: an account on the plan `name` with these limits (a month of 100,000 lookups unless
+ * said), and `iccids` written to `<file>.csv`; its env and the paths of its input and output.
+ */
+async function runOn(name: string, limits: { rate_limit: number; monthly_lookups?: number }, file: string, iccids: readonly string[]) {
+  await server.setPlan(name, { window_seconds: 60, monthly_lookups: 100_000, ...limits });
+  const account = await server.createAccount({ plan: name });
+  const input = join(dir, `${file}.csv`);
+  writeCsv(input, iccids);
+  return { account, env: serverEnv(server.url, account.apiKey), input, out: join(dir, `${file}-out.csv`) };
+}
+
 async function used(apiKey: string): Promise<number> {
   const client = new IccidClient({ apiKey, baseUrl: server.url });
   try {
@@ -63,13 +75,8 @@ function expectComplete(out: string, iccids: readonly string[]): void {
 
 describe("a batch that stops early keeps every charged answer", () => {
   it("a quota that runs out mid-file at concurrency 8: charged rows are written or kept, and --resume pays only for the rest", async () => {
-    await server.setPlan("q5500", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 5500 });
-    const account = await server.createAccount({ plan: "q5500" });
-    const env = serverEnv(server.url, account.apiKey);
     const iccids = Array.from({ length: 10_000 }, (_, i) => iccidOf(i + 1));
-    const input = join(dir, "quota.csv");
-    const out = join(dir, "quota-out.csv");
-    writeCsv(input, iccids);
+    const { account, env, input, out } = await runOn("q5500", { rate_limit: 100_000, monthly_lookups: 5500 }, "quota", iccids);
 
     const first = await iccid(["batch", input, "--out", out, "--concurrency", "8"], { env });
     expect(first.code).toBe(5);
@@ -89,13 +96,8 @@ describe("a batch that stops early keeps every charged answer", () => {
   });
 
   it("a rate limit with --no-wait at concurrency 8: the answered requests are written or kept, and --resume pays only for the rest", async () => {
-    await server.setPlan("three-per-minute", { rate_limit: 3, window_seconds: 60, monthly_lookups: 100_000 });
-    const account = await server.createAccount({ plan: "three-per-minute" });
-    const env = serverEnv(server.url, account.apiKey);
     const iccids = Array.from({ length: 10_000 }, (_, i) => iccidOf(300_000 + i));
-    const input = join(dir, "rate.csv");
-    const out = join(dir, "rate-out.csv");
-    writeCsv(input, iccids);
+    const { account, env, input, out } = await runOn("three-per-minute", { rate_limit: 3 }, "rate", iccids);
 
     const first = await iccid(["--no-wait", "batch", input, "--out", out, "--concurrency", "8"], { env });
     expect(first.code).toBe(5);
@@ -113,13 +115,8 @@ describe("a batch that stops early keeps every charged answer", () => {
   });
 
   it("Ctrl-C while a request waits out a rate limit stops at once: the wait holds no answer, --resume pays for the rest", async () => {
-    await server.setPlan("two-per-minute", { rate_limit: 2, window_seconds: 60, monthly_lookups: 100_000 });
-    const account = await server.createAccount({ plan: "two-per-minute" });
-    const env = serverEnv(server.url, account.apiKey);
     const iccids = Array.from({ length: 5_000 }, (_, i) => iccidOf(400_000 + i));
-    const input = join(dir, "paced.csv");
-    const out = join(dir, "paced-out.csv");
-    writeCsv(input, iccids);
+    const { account, env, input, out } = await runOn("two-per-minute", { rate_limit: 2 }, "paced", iccids);
 
     const { child, done } = spawnIccid(["batch", input, "--out", out, "--concurrency", "1"], { env });
     let stderr = "";
@@ -145,16 +142,12 @@ describe("a batch that stops early keeps every charged answer", () => {
   }, 60_000);
 
   it("answers that come after a refused chunk are kept, and --resume writes them without asking again", async () => {
-    await server.setPlan("q500", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 500 });
-    const account = await server.createAccount({ plan: "q500" });
+    // Rows 1-1000: 1000 numbers, more than the quota: refused whole. Rows 1001-8000: seven chunks of ten
+    // numbers each (a batch costs one lookup per distinct number), answered. Rows 8001-10000: distinct.
+    const iccids = Array.from({ length: 10_000 }, (_, i) => (i < 1000 || i >= 8000 ? iccidOf(i + 1) : iccidOf(100_000 + Math.floor(i / 1000) * 10 + (i % 10))));
+    const { account, env, input, out } = await runOn("q500", { rate_limit: 100_000, monthly_lookups: 500 }, "gap", iccids);
     const relay = await HoldingRelay.start(server.url);
     try {
-      // Rows 1-1000: 1000 numbers, more than the quota: refused whole. Rows 1001-8000: seven chunks of ten
-      // numbers each (a batch costs one lookup per distinct number), answered. Rows 8001-10000: distinct.
-      const iccids = Array.from({ length: 10_000 }, (_, i) => (i < 1000 || i >= 8000 ? iccidOf(i + 1) : iccidOf(100_000 + Math.floor(i / 1000) * 10 + (i % 10))));
-      const input = join(dir, "gap.csv");
-      const out = join(dir, "gap-out.csv");
-      writeCsv(input, iccids);
       // The answers are held until the server has charged all seven cheap chunks: the refusal of the first
       // chunk reaches the CLI together with the seven answers after it.
       const { done } = spawnIccid(["batch", input, "--out", out, "--concurrency", "8"], { env: serverEnv(relay.url, account.apiKey) });
@@ -169,7 +162,7 @@ describe("a batch that stops early keeps every charged answer", () => {
       expect(first.stderr).toContain("7000 later row(s) were answered already");
 
       await server.setPlan("q500", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 100_000 });
-      const second = await iccid(["batch", input, "--out", out, "--concurrency", "8", "--resume"], { env: serverEnv(server.url, account.apiKey) });
+      const second = await iccid(["batch", input, "--out", out, "--concurrency", "8", "--resume"], { env });
       expect(second.code).toBe(0);
       expect(second.stderr).toMatch(/answered before \(resumed\)\s+7,000/);
       expect(await used(account.apiKey)).toBe(70 + 1000 + 2000); // the first chunk and the last two, nothing twice

@@ -133,6 +133,12 @@ describe("files", () => {
     const withHint = await iccid(["batch", hinted, "--format", "jsonl"], { env: env() });
     expect(withHint.code).toBe(0);
     expect(withHint.stdout.trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ row: 1, ok: true, input: { Kunde: "A", ICCID: UK } })]);
+    // Excel's "Unicode Text": UTF-16 with its byte order mark, tabs between the cells.
+    const unicodeText = join(dir, "unicode.txt");
+    writeFileSync(unicodeText, Buffer.from(`\uFEFFKunde\tICCID\r\nMüller\t${UK}\r\n`, "utf16le"));
+    const fromUtf16 = await iccid(["batch", unicodeText, "--format", "jsonl"], { env: env() });
+    expect(fromUtf16.code).toBe(0);
+    expect(JSON.parse(fromUtf16.stdout)).toMatchObject({ row: 1, ok: true, input: { Kunde: "Müller", ICCID: UK } });
     // A single column has no separator to tell by; --delimiter tab splits the rows that follow.
     const tabs = join(dir, "tabs.tsv");
     writeFileSync(tabs, `iccid\n${UK}\tfirst\n`);

@@ -156,7 +156,7 @@ export class CsvRecordReader {
     const hint = separatorHint(s, end);
     if (hint === undefined) return undefined;
     if (hint) s = s.slice(hint.length);
-    const separator = hint ? (this.separator ?? hint.separator.charCodeAt(0)) : (this.separator ?? detectSeparator(s, end));
+    const separator = this.separator ?? (hint ? hint.separator.charCodeAt(0) : detectSeparator(s, end));
     if (separator === undefined) return undefined;
     this.separator = separator;
     this.begun = true;
