@@ -4,6 +4,8 @@
 // - "iccid-pg": the full server on the PostgreSQL database at BENCH_PG_URL, rate limits in the Redis at
 //   ICCID_TEST_REDIS_URL;
 // - "echo": a bare Koa + @koa/router endpoint that reads the JSON body and writes it back;
+// - "bare-batch": a bare Koa + @koa/router batch endpoint that reads the JSON body and answers the
+//   in-process work below (decode each ICCID, JSON.stringify the answer), nothing else;
 // - "decode": no server; on the IPC message {batches: n} it does n times the plain in-process work of a
 //   batch of the 1000 bench ICCIDs: decode each, JSON.stringify the answer; and answers {done: n}.
 // Prints one JSON line {url, key} when ready; stops on SIGTERM.
@@ -19,14 +21,23 @@ const kind = process.argv[2];
 const LIMITS = { rate_limit: 1_000_000_000, window_seconds: 60, monthly_lookups: 1_000_000_000 };
 let stop;
 
-if (kind === "echo") {
-  // The baseline: the same HTTP server and framework, a JSON body read and written back, nothing else.
+/** The in-process work of a batch: decode each ICCID, JSON.stringify the answer's results. */
+function decodeAndStringify(decoder, iccids) {
+  const results = iccids.map((iccid, index) => {
+    const out = decoder.decode(iccid);
+    return out.ok ? { index, ok: true, result: out.result } : { index, ok: false, input: iccid, error: out.error };
+  });
+  return JSON.stringify({ results });
+}
+
+/** A bare Koa + @koa/router server with one POST route, where `answer(ctx, body)` answers the JSON body read whole. */
+async function bareKoa(path, answer) {
   const app = new Koa();
   const router = new Router();
-  router.post("/api/v1/iccid/lookup", async (ctx) => {
+  router.post(path, async (ctx) => {
     const chunks = [];
     for await (const chunk of ctx.req) chunks.push(chunk);
-    ctx.body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    answer(ctx, JSON.parse(Buffer.concat(chunks).toString("utf8")));
   });
   app.use(router.routes());
   const server = createServer(app.callback());
@@ -34,6 +45,20 @@ if (kind === "echo") {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}`, key: "" }));
   stop = () => server.close();
+}
+
+if (kind === "echo") {
+  // The baseline: the same HTTP server and framework, a JSON body read and written back, nothing else.
+  await bareKoa("/api/v1/iccid/lookup", (ctx, body) => {
+    ctx.body = body;
+  });
+} else if (kind === "bare-batch") {
+  const { IccidDecoder } = await import("../../packages/server/dist/index.js");
+  const decoder = new IccidDecoder();
+  await bareKoa("/api/v1/iccid/batch", (ctx, body) => {
+    ctx.body = decodeAndStringify(decoder, body.iccids);
+    ctx.type = "application/json";
+  });
 } else if (kind === "iccid" || kind === "iccid-pg") {
   const s = await import("../../packages/server/dist/index.js");
   let store;
@@ -69,13 +94,7 @@ if (kind === "echo") {
   const decoder = new IccidDecoder();
   const iccids = thousandIccids();
   process.on("message", ({ batches }) => {
-    for (let n = 0; n < batches; n++) {
-      const results = iccids.map((iccid, index) => {
-        const out = decoder.decode(iccid);
-        return out.ok ? { index, ok: true, result: out.result } : { index, ok: false, input: iccid, error: out.error };
-      });
-      JSON.stringify({ results });
-    }
+    for (let n = 0; n < batches; n++) decodeAndStringify(decoder, iccids);
     process.send({ done: batches });
   });
   console.log(JSON.stringify({ url: "", key: "" }));
