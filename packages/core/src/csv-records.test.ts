@@ -7,17 +7,17 @@ import { CsvSeparatorError, SEPARATORS } from "./csv-separator.js";
 // What the CLI read CSV with before, and what CsvRecordReader must agree with.
 const OPTIONS = { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true } as const;
 
-function reference(text: string, delimiter = ","): string[][] | "error" {
+function reference(text: string, delimiter = ",", skipEmptyRecords = false): string[][] | "error" {
   try {
-    return parse(text, { ...OPTIONS, delimiter }) as string[][];
+    return parse(text, { ...OPTIONS, delimiter, skip_records_with_empty_values: skipEmptyRecords }) as string[][];
   } catch {
     return "error";
   }
 }
 
 /** Reads `text` cut at the given places, as a file arrives in blocks. */
-function read(text: string, cuts: number[] = [], separator?: string): string[][] | "error" {
-  const reader = new CsvRecordReader(separator);
+function read(text: string, cuts: number[] = [], separator?: string, skipEmptyRecords = false): string[][] | "error" {
+  const reader = new CsvRecordReader(separator, { skipEmptyRecords });
   const out: string[][] = [];
   const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
   let from = 0;
@@ -31,6 +31,14 @@ function read(text: string, cuts: number[] = [], separator?: string): string[][]
   } catch {
     return "error";
   }
+}
+
+/** Records and their lines of a whole text, with a semicolon, skipping empty records. */
+function readSkipping(text: string): { records: string[][]; lines: number[] } {
+  const records: string[][] = [];
+  const lines: number[] = [];
+  new CsvRecordReader(";", { skipEmptyRecords: true }).write(text, true, records, lines);
+  return { records, lines };
 }
 
 // Short strings over the characters that matter to CSV, so that every odd combination comes up.
@@ -61,6 +69,22 @@ describe("CsvRecordReader", () => {
         { numRuns: 2000 },
       );
     }
+  });
+
+  it("skips the records of only empty or blank fields as csv-parse's skip_records_with_empty_values does, however the text is cut", () => {
+    for (const separator of [",", ";"]) {
+      fc.assert(
+        fc.property(textOf(separator), fc.array(fc.nat(), { maxLength: 6 }), (text, cuts) => {
+          expect(read(text, cuts, separator, true)).toEqual(reference(text, separator, true));
+        }),
+        { numRuns: 2000 },
+      );
+    }
+    const { records, lines } = readSkipping("ICCID;Kunde\r\n8944;a\r\n;\r\n \t; \r\n\"\";\r\n8945;b\r\n;;\r\n");
+    expect(records).toEqual([["ICCID", "Kunde"], ["8944", "a"], ["8945", "b"]]);
+    expect(lines).toEqual([1, 2, 6]);
+    // A reader not told to skip them keeps them.
+    expect(read(";;\n8944;a\n", [], ";")).toEqual([["", "", ""], ["8944", "a"]]);
   });
 
   it("detects the separator from a first line that holds it, however the text is cut", () => {

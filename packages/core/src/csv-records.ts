@@ -14,8 +14,10 @@ import { CsvSeparatorError, detectSeparator, isCsvSeparator, separatorHint } fro
 // delimiter or the end, with "" for a quote inside it; any other quote is text (relax_quotes), and a
 // quote that closes the field early puts the field back as text, quotes included. The first of \r\n, \n
 // or \r outside quotes is the record delimiter; another line end outside quotes is text. Blank lines are
-// skipped; a line of only "" is a record with one empty field. Lines are counted as a text editor shows
-// them: each record delimiter, and each \n elsewhere, ends one.
+// skipped; a line of only "" is a record with one empty field. A reader told to skip empty records also
+// skips a record whose every field is empty or whitespace, as csv-parse's skip_records_with_empty_values
+// does (the rows of separators alone that a spreadsheet writes below its data). Lines are counted as a text
+// editor shows them: each record delimiter, and each \n elsewhere, ends one.
 
 const QUOTE = 34;
 const CR = 13;
@@ -29,9 +31,16 @@ export class CsvQuoteNotClosedError extends Error {
   }
 }
 
+/** How a CsvRecordReader reads, beside its separator. */
+export interface CsvReadOptions {
+  /** Skip a record whose every field is empty or whitespace, as a blank line is (false by default). */
+  skipEmptyRecords?: boolean;
+}
+
 export class CsvRecordReader {
   /** The separator's character code, once known. */
   private separator: number | undefined;
+  private readonly skipEmptyRecords: boolean;
   private field = "";
   private record: string[] = [];
   private quoting = false;
@@ -47,7 +56,8 @@ export class CsvRecordReader {
   private begun = false;
 
   /** `separator`: the field separator, one character other than a quote or a line end, or "detect" (above). */
-  constructor(separator = ",") {
+  constructor(separator = ",", { skipEmptyRecords = false }: CsvReadOptions = {}) {
+    this.skipEmptyRecords = skipEmptyRecords;
     if (separator === "detect") return;
     if (!isCsvSeparator(separator)) throw new CsvSeparatorError(separator);
     this.separator = separator.charCodeAt(0);
@@ -164,12 +174,17 @@ export class CsvRecordReader {
     return s;
   }
 
-  /** Completes the record read so far, unless nothing was (a blank line, or the end after a line end). */
+  /**
+   * Completes the record read so far, unless nothing was (a blank line, or the end after a line end); one
+   * whose fields are all empty or whitespace is dropped when the reader skips empty records.
+   */
   private endRecord(out: string[][], lines: number[] | undefined): void {
     if (!this.wasQuoting && this.record.length === 0 && this.field.length === 0) return;
     this.record.push(this.field);
-    out.push(this.record);
-    lines?.push(this.recordLine);
+    if (!(this.skipEmptyRecords && this.record.every((field) => field.trim() === ""))) {
+      out.push(this.record);
+      lines?.push(this.recordLine);
+    }
     this.field = "";
     this.record = [];
     this.wasQuoting = false;

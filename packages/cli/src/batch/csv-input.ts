@@ -39,9 +39,9 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
  * Opens a CSV (or `-` for stdin) as a stream of records: a UTF-8 BOM is dropped, CRLF and LF both end a
  * record, fields are separated by `separator` (detected from the first line when not given: core's
  * CsvRecordReader), quoted fields may hold separators, quotes and line breaks, rows may be shorter or
- * longer than the header, and blank lines are skipped. The layout is decided from the first two records.
- * The bytes are read on demand (nothing is read that the caller has not asked for) and parsed by
- * CsvRecordReader, a block of records per block of bytes.
+ * longer than the header, and blank lines and rows whose every cell is empty or blank are skipped. The
+ * layout is decided from the first two records. The bytes are read on demand (nothing is read that the
+ * caller has not asked for) and parsed by CsvRecordReader, a block of records per block of bytes.
  */
 export async function openCsvInput(path: string, column: string | undefined, separator: string | undefined, stdin: Readable): Promise<CsvInput> {
   const { source, size, pass } = await openSource(path, stdin);
@@ -50,7 +50,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
   source.on("error", (error) => (readError ??= new CliError(`cannot read ${path}: ${error.message}`)));
 
   async function* parse(): AsyncGenerator<string[][]> {
-    const reader = new CsvRecordReader(separator ?? "detect");
+    const reader = new CsvRecordReader(separator ?? "detect", { skipEmptyRecords: true });
     let decoder: StringDecoder | undefined;
     try {
       for await (const blocks of recordChunks<Buffer | string>(source, 1 /* one 64 KiB block a step */)) {

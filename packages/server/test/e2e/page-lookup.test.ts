@@ -279,7 +279,7 @@ describe("Look up on the account page", () => {
     const { page, problems } = await signedIn(user, 1280, "light");
     const rows = ["Kunde;ICCID;Betrag", ...Array.from({ length: 20 }, (_, n) => `Kunde ${n};${iccidOf(8, n)};"1,${n}"`)];
     const path = join(dir, "semicolons.csv");
-    writeFileSync(path, rows.join("\r\n") + "\r\n");
+    writeFileSync(path, rows.join("\r\n") + "\r\n;;\r\n;;\r\n"); // below the data, rows of separators alone: no rows
     await upload(page, path);
     expect([await page.locator("#sum-rows").textContent(), await page.locator("#sum-valid").textContent()]).toEqual(["20", "20"]);
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());

@@ -2,8 +2,8 @@ import { CsvRecordReader, fileTextOf, unreadableFileText } from "@iccid/core/gra
 
 // The records of an upload, block by block, read with core's CsvRecordReader as `iccid batch` reads a file
 // (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, the field separator detected (, ; or tab),
-// quoted cells, blank lines skipped. A file that is not text, or not UTF-8, is refused by its first block,
-// before anything is sent.
+// quoted cells, blank lines and rows of empty cells skipped. A file that is not text, or not UTF-8, is
+// refused by its first block, before anything is sent.
 
 /** The file cannot be read as CSV: not text, not UTF-8, or a quote left open at the end. */
 export class UnreadableFile extends Error {
@@ -26,7 +26,7 @@ function decoderFor(first: Uint8Array, name: string): TextDecoder {
 
 /** The records of a file in blocks, in file order; `count.bytes` follows what was read. */
 export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator<string[][]> {
-  const reader = new CsvRecordReader("detect");
+  const reader = new CsvRecordReader("detect", { skipEmptyRecords: true });
   const blocks = file.stream().getReader();
   let decoder: TextDecoder | undefined;
   try {
