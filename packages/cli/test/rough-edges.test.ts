@@ -101,7 +101,7 @@ describe("files", () => {
     expect(run.stderr).toMatch(/--errors .*e\.csv: the folder .*nope does not exist/);
   });
 
-  it("a binary file is refused as not text, and text that is not UTF-8 as such, exit 1", async () => {
+  it("a binary file is refused as not text, and text that is not UTF-8 as such, exit 1; past the first block such bytes are said", async () => {
     const file = join(tempDir(), "photo.png");
     writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
     const run = await iccid(["batch", file], { env: env() });
@@ -113,6 +113,15 @@ describe("files", () => {
     const notUtf8 = await iccid(["batch", windows1252], { env: env() });
     expect(notUtf8.code).toBe(1);
     expectOneLineError(notUtf8, /^iccid: error: .*export\.csv is not UTF-8 text; save it as UTF-8 \(in Excel: "CSV UTF-8"\) and try again\n$/);
+    // Past the first block (64 KiB), the file is read on and the bytes that are not UTF-8 are counted and
+    // said; a U+FFFD the file holds as UTF-8 is its own text, not counted.
+    const late = join(tempDir(), "late.csv");
+    const long = Array.from({ length: 3 }, (_, n) => `A${n};${UK};${"x".repeat(30_000)}\r\n`).join("");
+    writeFileSync(late, Buffer.concat([Buffer.from(`Kunde;ICCID;Notiz\r\nB\uFFFD;${UK};y\r\n${long}M`), Buffer.from([0xfc]), Buffer.from(`ller GmbH;${UK};z\r\n`)]));
+    const lateRun = await iccid(["batch", late, "--format", "jsonl"], { env: env() });
+    expect(lateRun.code).toBe(0);
+    expect(lateRun.stdout.trimEnd().split("\n").map((line) => JSON.parse(line).input.Kunde)).toEqual(["B\uFFFD", "A0", "A1", "A2", "M\uFFFDller GmbH"]);
+    expect(lateRun.stderr).toContain('note: 1 character(s) of ' + late + ' past its start were not UTF-8 and were written as "\uFFFD"; save it as UTF-8');
   });
 
   it("a file separated by semicolons or tabs is read by its first line or its sep= line; --delimiter sets what that line cannot tell", async () => {

@@ -14,6 +14,11 @@ export interface CsvInput {
   chunks: AsyncGenerator<string[][]>;
   /** Bytes of the source read so far, and its size when it is a regular file (for the ETA). */
   bytesRead(): number;
+  /**
+   * Characters read so far that were not UTF-8, read as U+FFFD. The first block of a file is refused
+   * when it is not UTF-8 (core's fileTextOf); a later block is read on, with its cells so altered.
+   */
+  notUtf8(): number;
   totalBytes: number | undefined;
   /** Stops reading (Ctrl-C): releases the file and the parser. */
   close(): void;
@@ -46,12 +51,13 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
 export async function openCsvInput(path: string, column: string | undefined, separator: string | undefined, stdin: Readable): Promise<CsvInput> {
   const { source, size, pass } = await openSource(path, stdin);
   let bytes = 0;
+  let notUtf8 = 0;
   let readError: unknown;
   source.on("error", (error) => (readError ??= new CliError(`cannot read ${path}: ${error.message}`)));
 
   async function* parse(): AsyncGenerator<string[][]> {
     const reader = new CsvRecordReader(separator ?? "detect", { skipEmptyRecords: true });
-    let decoder: StringDecoder | undefined;
+    let decoder: ReturnType<typeof decoderFor> | undefined;
     try {
       for await (const blocks of recordChunks<Buffer | string>(source, 1 /* one 64 KiB block a step */)) {
         const records: string[][] = [];
@@ -62,7 +68,9 @@ export async function openCsvInput(path: string, column: string | undefined, sep
           }
           decoder ??= decoderFor(block, path);
           bytes += block.length;
-          reader.write(decoder.write(block), false, records);
+          const text = decoder.text.write(block);
+          if (decoder.encoding === "utf8") notUtf8 += replaced(text, block);
+          reader.write(text, false, records);
         }
         if (records.length > 0) yield records;
       }
@@ -71,7 +79,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
     }
     if (readError) throw readError;
     const last: string[][] = [];
-    reader.write(decoder?.end() ?? "", true, last);
+    reader.write(decoder?.text.end() ?? "", true, last);
     if (last.length > 0) yield last;
   }
 
@@ -103,6 +111,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
     layout,
     chunks: chunks(),
     bytesRead: () => bytes,
+    notUtf8: () => notUtf8,
     totalBytes: size,
     close() {
       if (pass) stdin.unpipe(pass);
@@ -115,11 +124,25 @@ export async function openCsvInput(path: string, column: string | undefined, sep
  * The decoder of the file whose first block is `first` (core's fileTextOf); a file that is not text (an
  * image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is refused, saying why.
  */
-function decoderFor(first: Buffer, path: string): StringDecoder {
+/** The decoder of the file whose first block is `first` (core's fileTextOf), and its encoding; a CliError saying why there is none. */
+function decoderFor(first: Buffer, path: string): { text: StringDecoder; encoding: "utf8" | "utf16le" } {
   const kind = fileTextOf(first);
   const why = unreadableFileText(path === "-" ? "stdin" : path, kind);
   if (why) throw new CliError(why);
-  return new StringDecoder(kind === "utf-16le" ? "utf16le" : "utf8");
+  const encoding = kind === "utf-16le" ? "utf16le" : "utf8";
+  return { text: new StringDecoder(encoding), encoding };
+}
+
+const REPLACEMENT = "\uFFFD";
+const REPLACEMENT_UTF8 = Buffer.from(REPLACEMENT);
+
+/** How many U+FFFD the decoder put in `text` for bytes of `block` that are not UTF-8 (beside those the block holds as UTF-8). */
+function replaced(text: string, block: Buffer): number {
+  if (!text.includes(REPLACEMENT)) return 0;
+  let made = 0;
+  for (let at = text.indexOf(REPLACEMENT); at >= 0; at = text.indexOf(REPLACEMENT, at + 1)) made++;
+  for (let at = block.indexOf(REPLACEMENT_UTF8); at >= 0; at = block.indexOf(REPLACEMENT_UTF8, at + 3)) made--;
+  return Math.max(0, made);
 }
 
 function wrapParseError(error: unknown, path: string): unknown {

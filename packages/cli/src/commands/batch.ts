@@ -158,6 +158,11 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   if (writer.longRows > 0) {
     note(term, `note: ${writer.longRows} row(s) had more cells than the header; the extra cells were left out`);
   }
+  const notUtf8 = input.notUtf8();
+  if (notUtf8 > 0) {
+    const name = file === "-" ? "stdin" : file;
+    note(term, `note: ${notUtf8} character(s) of ${name} past its start were not UTF-8 and were written as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them`);
+  }
   if (stopped) {
     const done = tally.skipped + tally.rows;
     note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${done} row(s), each complete.`);
