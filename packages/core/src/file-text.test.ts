@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileTextOf, unreadableFileText } from "./file-text.js";
+import { fileTextOf, notUtf8Note, NotUtf8Count, unreadableFileText } from "./file-text.js";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -25,5 +25,31 @@ describe("a file's text, from its first block", () => {
     expect(unreadableFileText("export.csv", "not-utf-8")).toBe('export.csv is not UTF-8 text; save it as UTF-8 (in Excel: "CSV UTF-8") and try again');
     expect(unreadableFileText("sims.csv", "utf-8")).toBeUndefined();
     expect(unreadableFileText("sims.txt", "utf-16le")).toBeUndefined();
+  });
+});
+
+/** The count of a file's characters that were not UTF-8, read in two blocks cut at `cut`. */
+function countCut(file: Uint8Array, cut: number): number {
+  const decoder = new TextDecoder("utf-8");
+  const count = new NotUtf8Count();
+  for (const block of [file.subarray(0, cut), file.subarray(cut)]) count.add(decoder.decode(block, { stream: true }), block);
+  count.add(decoder.decode(), new Uint8Array(0));
+  return count.count;
+}
+
+describe("the characters past a file's first block that were not UTF-8", () => {
+  it("are counted however the blocks cut the file, and a U+FFFD written as UTF-8 is not", () => {
+    const file = new Uint8Array([...utf8("Kunde;ICCID\nB\uFFFD;8944\nM"), 0xfc, ...utf8("ller;8944\n\uFFFD\uFFFD"), 0xe2, 0x82]);
+    // The 0xFC of "Müller" in Windows-1252, and the cut "€" (E2 82 AC) at the end: two.
+    for (let cut = 0; cut <= file.length; cut++) expect(countCut(file, cut)).toBe(2);
+    for (let cut = 0; cut <= 20; cut++) expect(countCut(utf8("\uFFFD\uFFFDa\uFFFD;8944\n"), cut)).toBe(0);
+    const byteByByte = new NotUtf8Count(); // blocks of one byte: a U+FFFD over three of them
+    const decoder = new TextDecoder("utf-8");
+    for (const byte of utf8("a\uFFFDb")) byteByByte.add(decoder.decode(Uint8Array.of(byte), { stream: true }), Uint8Array.of(byte));
+    expect(byteByByte.count).toBe(0);
+  });
+
+  it("are said with the file's name, and how to keep them", () => {
+    expect(notUtf8Note("late.csv", 3)).toBe('3 character(s) of late.csv past its start were not UTF-8 and were read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them');
   });
 });

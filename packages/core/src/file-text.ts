@@ -26,3 +26,37 @@ export function unreadableFileText(name: string, kind: FileText): string | undef
   if (kind === "not-utf-8") return `${name} is not UTF-8 text; save it as UTF-8 (in Excel: "CSV UTF-8") and try again`;
   return undefined;
 }
+
+const REPLACEMENT = "\uFFFD";
+
+/**
+ * Counts the characters of a file read on past its first block that were not UTF-8: a decoder that is not
+ * fatal reads each such byte sequence as U+FFFD. `add` takes each block and the text decoded from it (the
+ * decoder's last text with an empty block); a U+FFFD the file holds as UTF-8 (EF BF BD) is its own text,
+ * however the blocks cut it.
+ */
+export class NotUtf8Count {
+  count = 0;
+  /** The last two bytes of the block before, where a U+FFFD cut by the blocks' end begins. */
+  private tail = new Uint8Array(0);
+
+  add(text: string, block: Uint8Array): void {
+    if (text.includes(REPLACEMENT)) {
+      let made = 0;
+      for (let at = text.indexOf(REPLACEMENT); at >= 0; at = text.indexOf(REPLACEMENT, at + 1)) made++;
+      const bytes = new Uint8Array(this.tail.length + block.length);
+      bytes.set(this.tail);
+      bytes.set(block, this.tail.length);
+      for (let i = 0; i + 2 < bytes.length; i++) {
+        if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) made--;
+      }
+      this.count += Math.max(0, made);
+    }
+    this.tail = block.length >= 2 ? block.slice(-2) : Uint8Array.from([...this.tail, ...block]).slice(-2);
+  }
+}
+
+/** The note for a file `name` that held `count` characters that were not UTF-8 past its first block. */
+export function notUtf8Note(name: string, count: number): string {
+  return `${count} character(s) of ${name} past its start were not UTF-8 and were read as "${REPLACEMENT}"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them`;
+}

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { CsvRecordReader, fileTextOf, unreadableFileText, type CsvLayout } from "@iccid/core/grammar";
+import { CsvRecordReader, fileTextOf, NotUtf8Count, unreadableFileText, type CsvLayout } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
 import { detectLayout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
@@ -51,7 +51,7 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
 export async function openCsvInput(path: string, column: string | undefined, separator: string | undefined, stdin: Readable): Promise<CsvInput> {
   const { source, size, pass } = await openSource(path, stdin);
   let bytes = 0;
-  let notUtf8 = 0;
+  const notUtf8 = new NotUtf8Count();
   let readError: unknown;
   source.on("error", (error) => (readError ??= new CliError(`cannot read ${path}: ${error.message}`)));
 
@@ -69,7 +69,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
           decoder ??= decoderFor(block, path);
           bytes += block.length;
           const text = decoder.text.write(block);
-          if (decoder.encoding === "utf8") notUtf8 += replaced(text, block);
+          if (decoder.encoding === "utf8") notUtf8.add(text, block);
           reader.write(text, false, records);
         }
         if (records.length > 0) yield records;
@@ -79,7 +79,9 @@ export async function openCsvInput(path: string, column: string | undefined, sep
     }
     if (readError) throw readError;
     const last: string[][] = [];
-    reader.write(decoder?.text.end() ?? "", true, last);
+    const end = decoder?.text.end() ?? "";
+    if (decoder?.encoding === "utf8") notUtf8.add(end, Buffer.alloc(0));
+    reader.write(end, true, last);
     if (last.length > 0) yield last;
   }
 
@@ -111,7 +113,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
     layout,
     chunks: chunks(),
     bytesRead: () => bytes,
-    notUtf8: () => notUtf8,
+    notUtf8: () => notUtf8.count,
     totalBytes: size,
     close() {
       if (pass) stdin.unpipe(pass);
@@ -131,18 +133,6 @@ function decoderFor(first: Buffer, path: string): { text: StringDecoder; encodin
   if (why) throw new CliError(why);
   const encoding = kind === "utf-16le" ? "utf16le" : "utf8";
   return { text: new StringDecoder(encoding), encoding };
-}
-
-const REPLACEMENT = "\uFFFD";
-const REPLACEMENT_UTF8 = Buffer.from(REPLACEMENT);
-
-/** How many U+FFFD the decoder put in `text` for bytes of `block` that are not UTF-8 (beside those the block holds as UTF-8). */
-function replaced(text: string, block: Buffer): number {
-  if (!text.includes(REPLACEMENT)) return 0;
-  let made = 0;
-  for (let at = text.indexOf(REPLACEMENT); at >= 0; at = text.indexOf(REPLACEMENT, at + 1)) made++;
-  for (let at = block.indexOf(REPLACEMENT_UTF8); at >= 0; at = block.indexOf(REPLACEMENT_UTF8, at + 3)) made--;
-  return Math.max(0, made);
 }
 
 function wrapParseError(error: unknown, path: string): unknown {

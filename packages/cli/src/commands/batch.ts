@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { answersHeader, isCsvSeparator } from "@iccid/core/grammar";
+import { answersHeader, isCsvSeparator, notUtf8Note } from "@iccid/core/grammar";
 import { isAPIUserAbortError } from "@iccid/sdk";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
@@ -158,11 +158,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   if (writer.longRows > 0) {
     note(term, `note: ${writer.longRows} row(s) had more cells than the header; the extra cells were left out`);
   }
-  const notUtf8 = input.notUtf8();
-  if (notUtf8 > 0) {
-    const name = file === "-" ? "stdin" : file;
-    note(term, `note: ${notUtf8} character(s) of ${name} past its start were not UTF-8 and were written as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them`);
-  }
+  if (input.notUtf8() > 0) note(term, `note: ${notUtf8Note(file === "-" ? "stdin" : file, input.notUtf8())}`);
   if (stopped) {
     const done = tally.skipped + tally.rows;
     note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${done} row(s), each complete.`);

@@ -291,7 +291,7 @@ describe("Look up on the account page", () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
-  it("refuses a file that is not text, or not UTF-8, as soon as it is chosen", async () => {
+  it("refuses a file that is not text, or not UTF-8, as soon as it is chosen, and says what was not UTF-8 past its start", async () => {
     const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
     const path = join(dir, "sims.xlsx");
     writeFileSync(path, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]));
@@ -303,6 +303,16 @@ describe("Look up on the account page", () => {
     await page.getByLabel("CSV file").setInputFiles(windows1252);
     await expect.poll(() => page.locator("#lookup-error").textContent()).toContain('export.csv is not UTF-8 text; save it as UTF-8 (in Excel: "CSV UTF-8")');
     expect(await page.getByRole("button", { name: "Look up file" }).isHidden()).toBe(true);
+    // Past its first block (Chromium reads a file in blocks of hundreds of KB) a file is read on, and what
+    // was not UTF-8 is said beside the answers.
+    const late = join(dir, "late.csv");
+    const long = Array.from({ length: 70 }, (_, n) => `A${n};${iccidOf(9, 0)};${"x".repeat(30_000)}\r\n`).join("");
+    writeFileSync(late, Buffer.concat([Buffer.from(`Kunde;ICCID;Notiz\r\n${long}M`), Buffer.from([0xfc]), Buffer.from(`ller GmbH;${iccidOf(9, 1)};z\r\n`)]));
+    await upload(page, late);
+    expect(await page.locator("#sum-rows").textContent()).toBe("71");
+    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-not-utf8-1280", { viewport: true });
+    expect(await page.locator("#upload-note").textContent()).toBe('Note: 1 character(s) of late.csv past its start were not UTF-8 and were read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them.');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -17,6 +17,8 @@ export interface Results {
   /** The name the answers file is saved under. */
   fileName: string;
   stop?: Stop;
+  /** A word on the input (RunDone's note). */
+  note?: string;
 }
 
 function figure(term: string, value: number, id: string): HTMLElement {
@@ -110,6 +112,7 @@ export function resultsView(results: Results): HTMLElement {
     "div",
     { class: "results", id: "lookup-results" },
     results.stop && h("p", { class: "error notice", role: "alert", id: "upload-stop" }, stopWords(results.stop)),
+    results.note && h("p", { class: "error notice", id: "upload-note" }, `Note: ${results.note}.`),
     h(
       "dl",
       { class: "figures", id: "lookup-summary" },

@@ -12,7 +12,7 @@ const MAX_ROWS = 1_000_000;
 
 /** The head of a file, read as the upload reads it (UTF-8 or UTF-16; a file not text is refused), then closed. */
 async function headRecords(file: File): Promise<string[][]> {
-  const blocks = fileRecords(file, { bytes: 0 });
+  const blocks = fileRecords(file, { bytes: 0, notUtf8: 0 });
   try {
     return await readHead(blocks);
   } finally {
@@ -194,13 +194,13 @@ export class LookupPanel {
     });
   }
 
-  #done({ csv, tally, rows, stop }: RunDone, fileName: string): void {
+  #done({ csv, tally, rows, stop, note }: RunDone, fileName: string): void {
     this.#run = undefined;
     this.#progress.hidden = true;
     this.#busy(false);
     // A stop by the server is its problem again, so that ApiProblem's rule says whether the session ended.
     if (stop?.status !== undefined && stop.code !== undefined && this.sessionLost(new ApiProblem(stop.status, stop.code, stop.detail, undefined))) return;
-    this.#answer.replaceChildren(resultsView({ tally, rows, csv, fileName, ...(stop && { stop }) }));
+    this.#answer.replaceChildren(resultsView({ tally, rows, csv, fileName, ...(stop && { stop }), ...(note && { note }) }));
     announce(stop ? stopWords(stop) : `Done: ${plural(tally.rows, "row", "rows")}, ${formatCount(tally.valid)} valid.`);
     // Focus moves at the next frame, with the layout that frame does anyway, not in this task.
     requestAnimationFrame(() => byId("download-csv").focus());

@@ -65,4 +65,6 @@ export interface RunDone {
   tally: Tally;
   rows: PreviewRow[];
   stop?: Stop;
+  /** What the user should know of the input that the answers do not show (characters that were not UTF-8). */
+  note?: string;
 }

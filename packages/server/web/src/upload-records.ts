@@ -1,18 +1,19 @@
-import { CsvRecordReader, fileTextOf, unreadableFileText } from "@iccid/core/grammar";
+import { CsvRecordReader, fileTextOf, NotUtf8Count, unreadableFileText } from "@iccid/core/grammar";
 
 // The records of an upload, block by block, read with core's CsvRecordReader as `iccid batch` reads a file
 // (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, the field separator detected (, ; or tab),
 // quoted cells, blank lines and rows of empty cells skipped. A file that is not text, or not UTF-8, is
-// refused by its first block, before anything is sent.
+// refused by its first block, before anything is sent; past it, characters that are not UTF-8 are counted.
 
 /** The file cannot be read as CSV: not text, not UTF-8, or a quote left open at the end. */
 export class UnreadableFile extends Error {
   override name = "UnreadableFile";
 }
 
-/** Where a reading stands, for the progress bar. */
+/** Where a reading stands: its bytes, for the progress bar, and the characters past the first block that were not UTF-8. */
 export interface ReadCount {
   bytes: number;
+  notUtf8: number;
 }
 
 /** The decoder of the file whose first block is `first` (core's fileTextOf), or UnreadableFile saying why there is none. */
@@ -28,7 +29,17 @@ function decoderFor(first: Uint8Array, name: string): TextDecoder {
 export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator<string[][]> {
   const reader = new CsvRecordReader("detect", { skipEmptyRecords: true });
   const blocks = file.stream().getReader();
+  const notUtf8 = new NotUtf8Count();
   let decoder: TextDecoder | undefined;
+  /** The text of a block (the decoder's last with none), its characters that were not UTF-8 counted. */
+  const decode = (block?: Uint8Array): string => {
+    const text = decoder!.decode(block, { stream: block !== undefined });
+    if (decoder!.encoding === "utf-8") {
+      notUtf8.add(text, block ?? new Uint8Array(0));
+      count.notUtf8 = notUtf8.count;
+    }
+    return text;
+  };
   try {
     for (;;) {
       const { done, value } = await blocks.read();
@@ -36,11 +47,11 @@ export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator
       decoder ??= decoderFor(value, file.name);
       count.bytes += value.length;
       const records: string[][] = [];
-      reader.write(decoder.decode(value, { stream: true }), false, records);
+      reader.write(decode(value), false, records);
       if (records.length > 0) yield records;
     }
     const last: string[][] = [];
-    reader.write(decoder?.decode() ?? "", true, last);
+    reader.write(decoder ? decode() : "", true, last);
     if (last.length > 0) yield last;
   } catch (error) {
     if (error instanceof UnreadableFile || !(error instanceof Error)) throw error;

@@ -1,4 +1,4 @@
-import { answersHeader, BATCH_MAX_ITEMS, csvCell, csvLine, detectCsvLayout, lookupRowCsv, parseIccid, rowOutcome, wireInput, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
+import { answersHeader, BATCH_MAX_ITEMS, csvCell, csvLine, detectCsvLayout, lookupRowCsv, notUtf8Note, parseIccid, rowOutcome, wireInput, type CsvLayout, type LookupOutcome } from "@iccid/core/grammar";
 import { api, ApiProblem } from "./api.js";
 import { countOutcome, emptyTally } from "./answer-tally.js";
 import { fileRecords, readHead, UnreadableFile, type ReadCount } from "./upload-records.js";
@@ -106,7 +106,7 @@ function stopOf(error: unknown): Stop {
 
 async function run(source: UploadSource): Promise<void> {
   cancelled = false;
-  const count: ReadCount = { bytes: 0 };
+  const count: ReadCount = { bytes: 0, notUtf8: 0 };
   const totalBytes = source.kind === "file" ? source.file.size : 0;
   const blocks = source.kind === "file" ? fileRecords(source.file, count) : lineRecords(source.lines);
   const tally = emptyTally();
@@ -148,7 +148,8 @@ async function run(source: UploadSource): Promise<void> {
   } finally {
     await blocks.return(undefined);
   }
-  post({ type: "done", csv: new Blob(parts, { type: "text/csv" }), tally, rows: mergedPreview(first, failed), ...(stop && { stop }) });
+  const note = source.kind === "file" && count.notUtf8 > 0 ? notUtf8Note(source.file.name, count.notUtf8) : undefined;
+  post({ type: "done", csv: new Blob(parts, { type: "text/csv" }), tally, rows: mergedPreview(first, failed), ...(stop && { stop }), ...(note && { note }) });
 }
 
 /** The first rows and the first failed rows, each once, in input order. */
