@@ -123,10 +123,10 @@ export async function openCsvInput(path: string, column: string | undefined, sep
 }
 
 /**
- * The decoder of the file whose first block is `first` (core's fileTextOf); a file that is not text (an
- * image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is refused, saying why.
+ * The decoder of the file whose first block is `first` (core's fileTextOf), and its encoding; a file that
+ * is not text (an image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is
+ * refused, saying why.
  */
-/** The decoder of the file whose first block is `first` (core's fileTextOf), and its encoding; a CliError saying why there is none. */
 function decoderFor(first: Buffer, path: string): { text: StringDecoder; encoding: "utf8" | "utf16le" } {
   const kind = fileTextOf(first);
   const why = unreadableFileText(path === "-" ? "stdin" : path, kind);
