@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileTextOf, notUtf8Note, NotUtf8Count, unreadableFileText } from "./file-text.js";
+import { FileTextDecoder, fileTextOf, notUtf8Note, unreadableFileText } from "./file-text.js";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -30,11 +30,10 @@ describe("a file's text, from its first block", () => {
 
 /** The count of a file's characters that were not UTF-8, read in two blocks cut at `cut`. */
 function countCut(file: Uint8Array, cut: number): number {
-  const decoder = new TextDecoder("utf-8");
-  const count = new NotUtf8Count();
-  for (const block of [file.subarray(0, cut), file.subarray(cut)]) count.add(decoder.decode(block, { stream: true }), block);
-  count.add(decoder.decode(), new Uint8Array(0));
-  return count.count;
+  const decoder = new FileTextDecoder("utf-8");
+  for (const block of [file.subarray(0, cut), file.subarray(cut)]) decoder.decode(block);
+  decoder.decode();
+  return decoder.notUtf8;
 }
 
 describe("the characters past a file's first block that were not UTF-8", () => {
@@ -43,10 +42,9 @@ describe("the characters past a file's first block that were not UTF-8", () => {
     // The 0xFC of "Müller" in Windows-1252, and the cut "€" (E2 82 AC) at the end: two.
     for (let cut = 0; cut <= file.length; cut++) expect(countCut(file, cut)).toBe(2);
     for (let cut = 0; cut <= 20; cut++) expect(countCut(utf8("\uFFFD\uFFFDa\uFFFD;8944\n"), cut)).toBe(0);
-    const byteByByte = new NotUtf8Count(); // blocks of one byte: a U+FFFD over three of them
-    const decoder = new TextDecoder("utf-8");
-    for (const byte of utf8("a\uFFFDb")) byteByByte.add(decoder.decode(Uint8Array.of(byte), { stream: true }), Uint8Array.of(byte));
-    expect(byteByByte.count).toBe(0);
+    const byteByByte = new FileTextDecoder("utf-8"); // blocks of one byte: a U+FFFD over three of them
+    for (const byte of utf8("a\uFFFDb")) byteByByte.decode(Uint8Array.of(byte));
+    expect(byteByByte.notUtf8).toBe(0);
   });
 
   it("are said with the file's name, and how to keep them", () => {

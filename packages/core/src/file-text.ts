@@ -30,17 +30,33 @@ export function unreadableFileText(name: string, kind: FileText): string | undef
 const REPLACEMENT = "\uFFFD";
 
 /**
- * Counts the characters of a file read on past its first block that were not UTF-8: a decoder that is not
- * fatal reads each such byte sequence as U+FFFD. `add` takes each block and the text decoded from it (the
- * decoder's last text with an empty block); a U+FFFD the file holds as UTF-8 (EF BF BD) is its own text,
- * however the blocks cut it.
+ * A file's text, block by block, in the encoding its first block showed (fileTextOf: UTF-16LE, else
+ * UTF-8), a byte order mark kept for the CSV reader to drop. A file is judged by its first block; past it,
+ * bytes that are not UTF-8 are read as U+FFFD and counted in `notUtf8`, apart from the U+FFFD the file
+ * holds as UTF-8 (EF BF BD), however the blocks cut them.
  */
-export class NotUtf8Count {
-  count = 0;
-  /** The last two bytes of the block before, where a U+FFFD cut by the blocks' end begins. */
+export class FileTextDecoder {
+  /** The characters read so far that were not UTF-8. */
+  notUtf8 = 0;
+  private readonly decoder: InstanceType<typeof TextDecoder>;
+  private readonly utf8: boolean;
+  /** The last two bytes read, where a U+FFFD cut by the blocks' end begins. */
   private tail = new Uint8Array(0);
 
-  add(text: string, block: Uint8Array): void {
+  constructor(kind: FileText) {
+    this.utf8 = kind !== "utf-16le";
+    this.decoder = new TextDecoder(this.utf8 ? "utf-8" : "utf-16le", { ignoreBOM: true });
+  }
+
+  /** The text of the next block; without one, the end of the text (a character left cut is U+FFFD). */
+  decode(block?: Uint8Array): string {
+    const bytes = block ?? new Uint8Array(0);
+    const text = this.decoder.decode(bytes, { stream: block !== undefined });
+    if (this.utf8) this.count(text, bytes);
+    return text;
+  }
+
+  private count(text: string, block: Uint8Array): void {
     if (text.includes(REPLACEMENT)) {
       let made = 0;
       for (let at = text.indexOf(REPLACEMENT); at >= 0; at = text.indexOf(REPLACEMENT, at + 1)) made++;
@@ -50,7 +66,7 @@ export class NotUtf8Count {
       for (let i = 0; i + 2 < bytes.length; i++) {
         if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) made--;
       }
-      this.count += Math.max(0, made);
+      this.notUtf8 += Math.max(0, made);
     }
     this.tail = block.length >= 2 ? block.slice(-2) : Uint8Array.from([...this.tail, ...block]).slice(-2);
   }

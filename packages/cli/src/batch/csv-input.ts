@@ -1,8 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
-import { CsvRecordReader, fileTextOf, NotUtf8Count, unreadableFileText, type CsvLayout } from "@iccid/core/grammar";
+import { CsvRecordReader, FileTextDecoder, fileTextOf, unreadableFileText, type CsvLayout } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
 import { detectLayout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
@@ -51,13 +50,12 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
 export async function openCsvInput(path: string, column: string | undefined, separator: string | undefined, stdin: Readable): Promise<CsvInput> {
   const { source, size, pass } = await openSource(path, stdin);
   let bytes = 0;
-  const notUtf8 = new NotUtf8Count();
+  let decoder: FileTextDecoder | undefined;
   let readError: unknown;
   source.on("error", (error) => (readError ??= new CliError(`cannot read ${path}: ${error.message}`)));
 
   async function* parse(): AsyncGenerator<string[][]> {
     const reader = new CsvRecordReader(separator ?? "detect", { skipEmptyRecords: true });
-    let decoder: ReturnType<typeof decoderFor> | undefined;
     try {
       for await (const blocks of recordChunks<Buffer | string>(source, 1 /* one 64 KiB block a step */)) {
         const records: string[][] = [];
@@ -68,9 +66,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
           }
           decoder ??= decoderFor(block, path);
           bytes += block.length;
-          const text = decoder.text.write(block);
-          if (decoder.encoding === "utf8") notUtf8.add(text, block);
-          reader.write(text, false, records);
+          reader.write(decoder.decode(block), false, records);
         }
         if (records.length > 0) yield records;
       }
@@ -79,9 +75,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
     }
     if (readError) throw readError;
     const last: string[][] = [];
-    const end = decoder?.text.end() ?? "";
-    if (decoder?.encoding === "utf8") notUtf8.add(end, Buffer.alloc(0));
-    reader.write(end, true, last);
+    reader.write(decoder?.decode() ?? "", true, last);
     if (last.length > 0) yield last;
   }
 
@@ -113,7 +107,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
     layout,
     chunks: chunks(),
     bytesRead: () => bytes,
-    notUtf8: () => notUtf8.count,
+    notUtf8: () => decoder?.notUtf8 ?? 0,
     totalBytes: size,
     close() {
       if (pass) stdin.unpipe(pass);
@@ -123,16 +117,14 @@ export async function openCsvInput(path: string, column: string | undefined, sep
 }
 
 /**
- * The decoder of the file whose first block is `first` (core's fileTextOf), and its encoding; a file that
- * is not text (an image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is
- * refused, saying why.
+ * The decoder of the file whose first block is `first` (core's fileTextOf); a file that is not text (an
+ * image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is refused, saying why.
  */
-function decoderFor(first: Buffer, path: string): { text: StringDecoder; encoding: "utf8" | "utf16le" } {
+function decoderFor(first: Buffer, path: string): FileTextDecoder {
   const kind = fileTextOf(first);
   const why = unreadableFileText(path === "-" ? "stdin" : path, kind);
   if (why) throw new CliError(why);
-  const encoding = kind === "utf-16le" ? "utf16le" : "utf8";
-  return { text: new StringDecoder(encoding), encoding };
+  return new FileTextDecoder(kind);
 }
 
 function wrapParseError(error: unknown, path: string): unknown {

@@ -1,4 +1,4 @@
-import { CsvRecordReader, fileTextOf, NotUtf8Count, unreadableFileText } from "@iccid/core/grammar";
+import { CsvRecordReader, FileTextDecoder, fileTextOf, unreadableFileText } from "@iccid/core/grammar";
 
 // The records of an upload, block by block, read with core's CsvRecordReader as `iccid batch` reads a file
 // (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, the field separator detected (, ; or tab),
@@ -17,29 +17,18 @@ export interface ReadCount {
 }
 
 /** The decoder of the file whose first block is `first` (core's fileTextOf), or UnreadableFile saying why there is none. */
-function decoderFor(first: Uint8Array, name: string): TextDecoder {
+function decoderFor(first: Uint8Array, name: string): FileTextDecoder {
   const kind = fileTextOf(first);
   const why = unreadableFileText(name, kind);
   if (why) throw new UnreadableFile(why);
-  // The reader drops a BOM itself, so the decoder keeps it.
-  return new TextDecoder(kind, { ignoreBOM: true });
+  return new FileTextDecoder(kind);
 }
 
-/** The records of a file in blocks, in file order; `count.bytes` follows what was read. */
+/** The records of a file in blocks, in file order; `count` follows what was read. */
 export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator<string[][]> {
   const reader = new CsvRecordReader("detect", { skipEmptyRecords: true });
   const blocks = file.stream().getReader();
-  const notUtf8 = new NotUtf8Count();
-  let decoder: TextDecoder | undefined;
-  /** The text of a block (the decoder's last with none), its characters that were not UTF-8 counted. */
-  const decode = (block?: Uint8Array): string => {
-    const text = decoder!.decode(block, { stream: block !== undefined });
-    if (decoder!.encoding === "utf-8") {
-      notUtf8.add(text, block ?? new Uint8Array(0));
-      count.notUtf8 = notUtf8.count;
-    }
-    return text;
-  };
+  let decoder: FileTextDecoder | undefined;
   try {
     for (;;) {
       const { done, value } = await blocks.read();
@@ -47,11 +36,13 @@ export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator
       decoder ??= decoderFor(value, file.name);
       count.bytes += value.length;
       const records: string[][] = [];
-      reader.write(decode(value), false, records);
+      reader.write(decoder.decode(value), false, records);
+      count.notUtf8 = decoder.notUtf8;
       if (records.length > 0) yield records;
     }
     const last: string[][] = [];
-    reader.write(decoder ? decode() : "", true, last);
+    reader.write(decoder?.decode() ?? "", true, last);
+    count.notUtf8 = decoder?.notUtf8 ?? 0;
     if (last.length > 0) yield last;
   } catch (error) {
     if (error instanceof UnreadableFile || !(error instanceof Error)) throw error;
