@@ -21,11 +21,20 @@ describe("iccid usage", () => {
   it("prints period, quota, rate limit, totals and a bar chart", async () => {
     const run = await iccid(["usage"], { env });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Quota\s+3 of 5,000 lookups used · 4,997 remaining · resets \d{4}-\d{2}-\d{2}/);
+    expect(run.stdout).toMatch(/Quota\s+3 of 5,000 lookups used · 4,997 remaining\n/);
+    expect(run.stdout).toMatch(/Resets\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\n/);
     expect(run.stdout).toMatch(/Rate limit\s+1,000 requests per 60 s/);
     expect(run.stdout).toMatch(/Totals\s+2 requests · 3 lookups/);
     expect(run.stdout).toMatch(new RegExp(`${day} │█+ +3\\n`));
     expect(run.stdout).not.toContain("\u001b[");
+  });
+
+  it("fits a terminal of 80 columns, each value whole on its line", async () => {
+    const run = await iccidOnTty(["usage"], { env, columns: 80 });
+    expect(run.code).toBe(0);
+    const lines = plain(run.stdout).split(/\r?\n/);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(lines).toContainEqual(expect.stringMatching(/^Resets\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/));
   });
 
   it("--by-key breaks usage down per key; --json is the API's object", async () => {

@@ -1,5 +1,6 @@
 import type { Ora } from "ora";
 import type { Terminal } from "../terminal.js";
+import { count, counted } from "../output/count.js";
 
 export interface Progress {
   /**
@@ -15,7 +16,6 @@ const REDRAW_MS = 100;
 /** Without a known size, a plain milestone line every this many rows. */
 const ROW_MILESTONE = 100_000;
 
-const count = (n: number) => n.toLocaleString("en-US");
 
 function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -32,7 +32,7 @@ function clock(seconds: number): string {
  */
 export function progressText(rows: number, elapsedMs: number, fraction: number | undefined, done = rows): string {
   const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0;
-  const parts = [`${count(rows)} rows`, `${count(Math.round(rate))} rows/s`];
+  const parts = [counted(rows, "row"), `${count(Math.round(rate))} rows/s`];
   if (fraction !== undefined && fraction > 0) {
     parts.push(`${Math.min(100, Math.floor(fraction * 100))}%`);
     const left = (done * (1 - fraction)) / fraction;

@@ -2,8 +2,8 @@ import { palette } from "../output/colour.js";
 import { renderPairs, renderTable } from "../output/table.js";
 import type { Terminal } from "../terminal.js";
 import type { BatchTally } from "./pipeline.js";
+import { count } from "../output/count.js";
 
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** The end-of-run report on stderr: a boxed table on a TTY, aligned plain lines otherwise. */
 export function renderSummary(term: Terminal, tally: BatchTally, elapsedMs: number, headline: string): string {

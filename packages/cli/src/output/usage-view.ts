@@ -2,8 +2,8 @@ import type { Granularity, Usage } from "@iccid/core";
 import { barChart, bar } from "./bar-chart.js";
 import type { Palette } from "./colour.js";
 import { renderPairs, renderTable } from "./table.js";
+import { count, counted } from "./count.js";
 
-const count = (n: number) => n.toLocaleString("en-US");
 const day = (ts: string) => ts.slice(0, 10);
 const minute = (ts: string) => `${ts.slice(0, 10)} ${ts.slice(11, 16)} UTC`;
 
@@ -26,10 +26,12 @@ export function renderUsage(usage: Usage, granularity: Granularity, paint: Palet
     [
       ["Period", `${day(usage.period.from)} → ${day(usage.period.to)} (as of ${minute(usage.as_of)})`],
       ["Plan", `${sub.plan}, ${status}, period ends ${day(sub.current_period_end)}`],
-      ["Quota", `${count(quota.used)} of ${count(quota.limit)} lookups used · ${count(quota.remaining)} remaining · resets ${minute(quota.resets_at)}`],
+      ["Quota", `${count(quota.used)} of ${count(quota.limit)} lookups used · ${count(quota.remaining)} remaining`],
       ["", quotaBar],
-      ["Rate limit", `${count(usage.rate_limit.limit)} requests per ${usage.rate_limit.window_seconds} s`],
-      ["Totals", `${count(usage.totals.requests)} requests · ${count(usage.totals.lookups)} lookups`],
+      // A row of its own: at the end of the quota's line, a narrow terminal broke the time from its day.
+      ["Resets", minute(quota.resets_at)],
+      ["Rate limit", `${counted(usage.rate_limit.limit, "request")} per ${usage.rate_limit.window_seconds} s`],
+      ["Totals", `${counted(usage.totals.requests, "request")} · ${counted(usage.totals.lookups, "lookup")}`],
     ],
     paint,
     width,
