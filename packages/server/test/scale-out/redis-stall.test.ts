@@ -76,6 +76,8 @@ describe("a hung Redis (stopped with SIGSTOP) under two instances", { timeout: 1
       for (const r of await Promise.all(keyedRequests(server.url))) expect(r.answer.status).toBeLessThan(300);
     }
     expect(await countedInRedis()).toBeGreaterThan(0);
+    // Redis answered from the start: nothing said of it beyond the listening line, so the recovery below is seen.
+    for (const server of servers) expect(server.stdout()).not.toMatch(/"msg":"redis (not )?answering/);
 
     redis.pause();
     const resume = setTimeout(() => redis.resume(), STALL_MS);
@@ -113,5 +115,24 @@ describe("a hung Redis (stopped with SIGSTOP) under two instances", { timeout: 1
       expect(lookup.status).toBe(200);
     }
     expect(await countedInRedis()).toBeGreaterThan(before);
+  });
+
+  it("started while Redis is stopped: serves at once, logs the outage once and the recovery once", async () => {
+    redis.pause();
+    let late: ServerProcess;
+    try {
+      const db = Object.assign(new URL(PG), { pathname: `/${database.name}` }).toString();
+      late = await startServerProcess(db, { args: ["--redis", redis.url, "--redis-prefix", "stall-test", "--log-format", "json"] });
+      servers.push(late);
+      const lookup = await timed(() => call(late.url, "POST", "/api/v1/iccid/lookup", { key: owner.key, body: { iccid: "89441000000000000018" } }));
+      expect(lookup.answer.status).toBe(200);
+      expect(lookup.ms).toBeLessThan(ANSWER_WITHIN_MS);
+      await late.waitForOutput("stdout", /"level":40,[^\n]*"msg":"redis not answering/);
+    } finally {
+      redis.resume();
+    }
+    await late.waitForOutput("stdout", /"msg":"redis answering: rate limits are shared again"/);
+    await eventually(async () => expect((await call(late.url, "GET", "/readyz")).body).toEqual({ status: "ok" }));
+    expect(late.stdout().match(/"msg":"redis (not )?answering/g)).toEqual(["\"msg\":\"redis not answering", "\"msg\":\"redis answering"]);
   });
 });

@@ -39,7 +39,8 @@ export function startCommand(): Command {
       const redis = settings.redis ? connectRedis(settings.redis) : undefined;
       redis?.on("error", (error: Error & { code?: string }) => logger.debug({ err: { code: error.code, message: error.message } }, "redis error"));
       const redisHealth = redis && new RedisHealth(redis, logger);
-      if (redis && !(await redisReady(redis))) logger.warn("redis not ready: rate limits are per instance until it is");
+      // Serving starts once Redis answers, or after a short wait without it (RedisHealth logs the outage).
+      if (redis) await redisReady(redis);
       const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
       const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
       const decoder = await loadDecoder(store, {
