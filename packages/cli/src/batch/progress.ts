@@ -16,7 +16,6 @@ const REDRAW_MS = 100;
 /** Without a known size, a plain milestone line every this many rows. */
 const ROW_MILESTONE = 100_000;
 
-
 function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const h = Math.floor(s / 3600);

@@ -4,7 +4,6 @@ import type { Terminal } from "../terminal.js";
 import type { BatchTally } from "./pipeline.js";
 import { count } from "../output/count.js";
 
-
 /** The end-of-run report on stderr: a boxed table on a TTY, aligned plain lines otherwise. */
 export function renderSummary(term: Terminal, tally: BatchTally, elapsedMs: number, headline: string): string {
   const seconds = elapsedMs / 1000;

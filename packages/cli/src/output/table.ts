@@ -101,9 +101,8 @@ export function renderTable(
   for (const row of rows) table.push(kept.map((i) => row[i] ?? ""));
   const left = head.filter((_, i) => !kept.includes(i));
   // Columns are only left out for a known width, which the note fits too.
-  const note = left.length === 0 ? "" : `(${left.join(", ")} left out to fit the terminal; --json shows every field)`;
-  const noteLines = note === "" ? [] : wrapAfter(note, width!, 0).split("\n");
-  return table.toString() + "\n" + noteLines.map((line) => paint.dim(line) + "\n").join("");
+  const note = left.length === 0 ? [] : wrapAfter(`(${left.join(", ")} left out to fit the terminal; --json shows every field)`, width!, 0).split("\n");
+  return table.toString() + "\n" + note.map((line) => paint.dim(line) + "\n").join("");
 }
 
 /**
