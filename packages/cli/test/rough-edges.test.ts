@@ -40,8 +40,10 @@ describe("tables on an 80-column terminal", () => {
     for (const cell of rows.flat()) expect(cell).not.toMatch(/…$/);
     expect(rows.flat()).toContain(account.keyId);
     // Least important first: when it was made, then its last use, expiry, key and scopes; id and name stay
-    // (the note names them in the table's order).
-    expect(keys).toMatch(/\((Key, )?Created(, Expires)?(, Last used)? left out to fit the terminal; --json shows every field\)/);
+    // (the note below the table names them in the table's order, wrapped to the terminal too).
+    const note = keys.slice(keys.lastIndexOf("┘") + 1).trim();
+    for (const line of note.split(/\r?\n/)) expect(line.length).toBeLessThanOrEqual(80);
+    expect(note.split(/\s+/).join(" ")).toMatch(/^\((Key, )?Created(, Expires)?(, Last used)? left out to fit the terminal; --json shows every field\)$/);
   });
 
   it("help wraps at the terminal's width on word boundaries", async () => {
