@@ -57,7 +57,7 @@ describe("iccid batch on a messy CSV", () => {
     expect(rows[4]![rows[0]!.indexOf("error_code")]).toBe("invalid_mii");
     // Formula injection: the cells come back with a leading apostrophe.
     expect(rows[5]!.slice(0, 3)).toEqual(["'=cmd|' /C calc'!A0", "89441000000000000018", "'-2+3"]);
-    expect(run.stderr).toContain("more cells than the header");
+    expect(run.stderr).toContain("note: 1 row had more cells than the header");
 
     const failed = csv(readFileSync(errors, "utf8"));
     expect(failed).toHaveLength(2);
@@ -182,6 +182,7 @@ describe("iccid batch at size", () => {
     expect(run.stderr).toMatch(/iccid: error: quota_exceeded/);
     const rows = readFileSync(out, "utf8").trimEnd().split("\n");
     expect(rows).toHaveLength(2001); // two batches of 1000 fit in 2500 lookups; the third is refused whole
+    expect(run.stderr).toContain(`${out} holds the first 2,000 rows, each complete.`);
   });
 
   it("--resume without --out is a usage error", async () => {

@@ -159,7 +159,7 @@ describe("a batch that stops early keeps every charged answer", () => {
       expect(outputRows(out)).toHaveLength(0);
       const kept = keptIccids(out);
       expect(kept).toEqual(iccids.slice(1000, 8000));
-      expect(first.stderr).toContain("7000 later row(s) were answered already");
+      expect(first.stderr).toContain("7,000 later rows were answered already");
 
       await server.setPlan("q500", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 100_000 });
       const second = await iccid(["batch", input, "--out", out, "--concurrency", "8", "--resume"], { env });

@@ -17,6 +17,7 @@ import { renderSummary } from "../batch/summary.js";
 import { BatchWriter } from "../batch/writer.js";
 import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
+import { counted } from "../output/count.js";
 import { note } from "../terminal.js";
 
 const HELP = `
@@ -156,17 +157,18 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   const headline = interrupted ? "Interrupted" : failure !== undefined ? "Stopped by an error" : `Done${where}`;
   if (!quiet || stopped) term.stderr.write(renderSummary(term, tally, Date.now() - started, headline));
   if (writer.longRows > 0) {
-    note(term, `note: ${writer.longRows} row(s) had more cells than the header; the extra cells were left out`);
+    note(term, `note: ${counted(writer.longRows, "row")} had more cells than the header; the extra cells were left out`);
   }
   if (input.notUtf8() > 0) note(term, `note: ${notUtf8Note(file === "-" ? "stdin" : file, input.notUtf8())}`);
   if (stopped) {
     const done = tally.skipped + tally.rows;
-    note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${done} row(s), each complete.`);
+    note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${counted(done, "row")}, each complete.`);
     const later = [...stored, ...kept].reduce((sum, chunk) => sum + chunk.iccids.length, 0);
+    const laterRows = `${counted(later, "later row")} ${later === 1 ? "was" : "were"} answered`;
     if (later > 0 && toFile) {
-      note(term, `${later} later row(s) were answered already; ${resumeStatePath(options.out!)} keeps them for --resume, which does not ask for them again.`);
+      note(term, `${laterRows} already; ${resumeStatePath(options.out!)} keeps them for --resume, which does not ask for them again.`);
     } else if (later > 0) {
-      note(term, `${later} later row(s) were answered but could not be written in order; with --out FILE they are kept for --resume.`);
+      note(term, `${laterRows} but could not be written in order; with --out FILE they are kept for --resume.`);
     }
     note(term, toFile ? `To carry on: ${resumeCommand(args)}` : "To be able to resume, write to a file with --out FILE.");
     const keyNote = toFile ? resumeKeyNote(args) : undefined;
