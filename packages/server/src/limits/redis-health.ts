@@ -9,7 +9,7 @@ import type { Logger } from "pino";
  * (the server's "listening" line names it), one that does not is logged as an outage, from its first failure.
  */
 export class RedisHealth {
-  /** What the log last said: undefined until Redis first answers or first fails. */
+  /** Whether Redis answers, as last seen: undefined until it first answers or first fails. */
   #answering: boolean | undefined;
   #lastError: string | undefined;
 
