@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FileTextDecoder, fileTextOf, notUtf8Note, unreadableFileText } from "./file-text.js";
+import { FileTextDecoder, fileTextOf, notUtf8Note, UnreadableFileText, unreadableFileText } from "./file-text.js";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -25,6 +25,13 @@ describe("a file's text, from its first block", () => {
     expect(unreadableFileText("export.csv", "not-utf-8")).toBe('export.csv is not UTF-8 text; save it as UTF-8 (in Excel: "CSV UTF-8") and try again');
     expect(unreadableFileText("sims.csv", "utf-8")).toBeUndefined();
     expect(unreadableFileText("sims.txt", "utf-16le")).toBeUndefined();
+  });
+
+  it("gives the decoder of a file that can be read, and refuses one that cannot, saying why", () => {
+    expect(FileTextDecoder.of(utf8("\uFEFFiccid\n8944"), "sims.csv").decode(utf8("\n8945"))).toBe("\n8945");
+    expect(FileTextDecoder.of(bytes(0xff, 0xfe, 0x4b, 0x00), "sims.txt").decode(bytes(0x4b, 0x00))).toBe("K");
+    expect(() => FileTextDecoder.of(bytes(0x4d, 0xfc, 0x6c), "export.csv")).toThrow(new UnreadableFileText(unreadableFileText("export.csv", "not-utf-8")));
+    expect(() => FileTextDecoder.of(bytes(0x50, 0x4b, 0x03, 0x00), "sims.xlsx")).toThrow(UnreadableFileText);
   });
 });
 

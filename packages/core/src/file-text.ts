@@ -27,6 +27,11 @@ export function unreadableFileText(name: string, kind: FileText): string | undef
   return undefined;
 }
 
+/** A file that cannot be read as CSV text: not text, or not UTF-8 (the message says which, and what to do). */
+export class UnreadableFileText extends Error {
+  override name = "UnreadableFileText";
+}
+
 const REPLACEMENT = "\uFFFD";
 
 /**
@@ -42,6 +47,18 @@ export class FileTextDecoder {
   private readonly utf8: boolean;
   /** The last two bytes read, where a U+FFFD cut by the blocks' end begins. */
   private tail = new Uint8Array(0);
+
+  /**
+   * The decoder of the file `name` whose first block is `first`: a file that is not text (an image, a
+   * spreadsheet, a zip) or not UTF-8 would read as rows of garbage, so it is refused, UnreadableFileText
+   * saying why (unreadableFileText).
+   */
+  static of(first: Uint8Array, name: string): FileTextDecoder {
+    const kind = fileTextOf(first);
+    const why = unreadableFileText(name, kind);
+    if (why) throw new UnreadableFileText(why);
+    return new FileTextDecoder(kind);
+  }
 
   constructor(kind: FileText) {
     this.utf8 = kind !== "utf-16le";

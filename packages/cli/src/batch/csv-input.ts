@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
-import { CsvRecordReader, FileTextDecoder, fileTextOf, unreadableFileText, type CsvLayout } from "@iccid/core/grammar";
+import { CsvRecordReader, FileTextDecoder, UnreadableFileText, type CsvLayout } from "@iccid/core/grammar";
 import { CliError } from "../errors.js";
 import { detectLayout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
@@ -15,7 +15,7 @@ export interface CsvInput {
   bytesRead(): number;
   /**
    * Characters read so far that were not UTF-8, read as U+FFFD. The first block of a file is refused
-   * when it is not UTF-8 (core's fileTextOf); a later block is read on, with its cells so altered.
+   * when it is not UTF-8 (core's FileTextDecoder.of); a later block is read on, with its cells so altered.
    */
   notUtf8(): number;
   totalBytes: number | undefined;
@@ -64,7 +64,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
             reader.write(block, false, records);
             continue;
           }
-          decoder ??= decoderFor(block, path);
+          decoder ??= FileTextDecoder.of(block, path === "-" ? "stdin" : path);
           bytes += block.length;
           reader.write(decoder.decode(block), false, records);
         }
@@ -116,19 +116,9 @@ export async function openCsvInput(path: string, column: string | undefined, sep
   };
 }
 
-/**
- * The decoder of the file whose first block is `first` (core's fileTextOf); a file that is not text (an
- * image, a spreadsheet, a zip) or not UTF-8 would parse as rows of garbage, so it is refused, saying why.
- */
-function decoderFor(first: Buffer, path: string): FileTextDecoder {
-  const kind = fileTextOf(first);
-  const why = unreadableFileText(path === "-" ? "stdin" : path, kind);
-  if (why) throw new CliError(why);
-  return new FileTextDecoder(kind);
-}
-
 function wrapParseError(error: unknown, path: string): unknown {
   if (error instanceof CliError || !(error instanceof Error)) return error;
+  if (error instanceof UnreadableFileText) return new CliError(error.message);
   const where = path === "-" ? "stdin" : path;
   return new CliError(`${where} is not readable as CSV: ${error.message}`);
 }

@@ -1,4 +1,4 @@
-import { CsvRecordReader, FileTextDecoder, fileTextOf, unreadableFileText } from "@iccid/core/grammar";
+import { CsvRecordReader, FileTextDecoder, UnreadableFileText } from "@iccid/core/grammar";
 
 // The records of an upload, block by block, read with core's CsvRecordReader as `iccid batch` reads a file
 // (csv-input.ts there): a UTF-8 or UTF-16 BOM, CRLF or LF, the field separator detected (, ; or tab),
@@ -16,14 +16,6 @@ export interface ReadCount {
   notUtf8: number;
 }
 
-/** The decoder of the file whose first block is `first` (core's fileTextOf), or UnreadableFile saying why there is none. */
-function decoderFor(first: Uint8Array, name: string): FileTextDecoder {
-  const kind = fileTextOf(first);
-  const why = unreadableFileText(name, kind);
-  if (why) throw new UnreadableFile(why);
-  return new FileTextDecoder(kind);
-}
-
 /** The records of a file in blocks, in file order; `count` follows what was read. */
 export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator<string[][]> {
   const reader = new CsvRecordReader("detect", { skipEmptyRecords: true });
@@ -33,7 +25,7 @@ export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator
     for (;;) {
       const { done, value } = await blocks.read();
       if (done) break;
-      decoder ??= decoderFor(value, file.name);
+      decoder ??= FileTextDecoder.of(value, file.name);
       count.bytes += value.length;
       const records: string[][] = [];
       reader.write(decoder.decode(value), false, records);
@@ -45,7 +37,8 @@ export async function* fileRecords(file: File, count: ReadCount): AsyncGenerator
     count.notUtf8 = decoder?.notUtf8 ?? 0;
     if (last.length > 0) yield last;
   } catch (error) {
-    if (error instanceof UnreadableFile || !(error instanceof Error)) throw error;
+    if (!(error instanceof Error)) throw error;
+    if (error instanceof UnreadableFileText) throw new UnreadableFile(error.message);
     throw new UnreadableFile(`${file.name} is not readable as CSV: ${error.message}`);
   } finally {
     blocks.releaseLock();
