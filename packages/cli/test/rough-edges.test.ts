@@ -46,6 +46,27 @@ describe("tables on an 80-column terminal", () => {
     expect(note.split(/\s+/).join(" ")).toMatch(/^\((Key, )?Created(, Expires)?(, Last used)? left out to fit the terminal; --json shows every field\)$/);
   });
 
+  it("lookup and eid show every note whole, under its row when the Notes column would cut it", async () => {
+    const env = serverEnv(server.url, (await server.createAccount()).apiKey);
+    const runs = [
+      { args: ["lookup", "+CCID: " + UK, "８９４４１０００００００００００００１８", UK.slice(0, -1)], notes: ["modem_response", "full_width_digits", `printed without its check digit? then ${UK}`] },
+      { args: ["lookup", UK, "--imsi", "262075201234567"], notes: ["imsi_country_mismatch"] },
+      { args: ["eid", "+CEID: 89049032123451234512345678901235"], notes: ["modem_response"] },
+    ];
+    for (const { args, notes } of runs) {
+      const run = await iccidOnTty(args, { env, columns: 80 });
+      expect(run.code, args.join(" ")).toBe(0);
+      const lines = plain(run.stdout).split(/\r?\n/).filter((line) => line.includes("│"));
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+      const rows = lines.map((line) => line.split("│").slice(1, -1).map((cell) => cell.trim()));
+      for (const cell of rows.flat()) expect(cell, args.join(" ")).not.toMatch(/…$/);
+      // The notes read down their column, or across the line under a row that starts "Notes:".
+      const column = rows[0]!.indexOf("Notes");
+      const read = rows.map((cells) => (cells.length === 1 ? cells[0]! : (cells[column] ?? ""))).filter(Boolean).join(" ");
+      for (const note of notes) expect(read, args.join(" ")).toContain(note);
+    }
+  });
+
   it("help wraps at the terminal's width on word boundaries", async () => {
     for (const args of [["--help"], ["batch", "--help"], ["lookup", "--help"], ["validate", "--help"]]) {
       const run = await iccidOnTty(args, { columns: 80 });

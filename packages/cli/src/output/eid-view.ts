@@ -71,6 +71,6 @@ export function renderEids(outcomes: readonly EidOutcome[], format: OutputFormat
     case "tsv":
       return tsvText(outcomes.map(cells));
     case "table":
-      return renderTable(["EID", "Valid", "Country", "Issuer", "Notes"], outcomes.map((o) => tableRow(o, paint)), paint);
+      return renderTable(["EID", "Valid", "Country", "Issuer", "Notes"], outcomes.map((o) => tableRow(o, paint)), paint, undefined, { beneath: 4 });
   }
 }

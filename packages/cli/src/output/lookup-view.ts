@@ -87,11 +87,8 @@ export function renderOutcomes(outcomes: readonly LookupOutcome[], format: Outpu
       return tsvText(outcomes.map((o) => [o.input, ...resultCells(o)]));
     case "table": {
       const columns = tableColumns(paint, outcomes.some((o) => o.ok && o.result.imsi !== undefined));
-      return renderTable(
-        columns.map((column) => column.name),
-        outcomes.map((o) => rowCells(columns, o)),
-        paint,
-      );
+      const head = columns.map((column) => column.name);
+      return renderTable(head, outcomes.map((o) => rowCells(columns, o)), paint, undefined, { beneath: head.indexOf("Notes") });
     }
   }
 }

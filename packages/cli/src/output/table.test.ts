@@ -36,6 +36,25 @@ describe("tables", () => {
     expect(fitColumns(needs, 10)).toEqual([5, 5, 5, 5]);
   });
 
+  it("write a column of notes under its rows when keeping it would cut a word, and beside them when it fits", () => {
+    const head = ["ICCID", "Valid", "Notes"];
+    const rows = [
+      ["8944100000000000001", "✗ bad check digit (0 would pass)", "printed without its check digit? then 89441000000000000018"],
+      ["89441000000000000018", "✓ valid", ""],
+    ];
+    const narrow = lines(renderTable(head, rows, palette(false), 40, { beneath: 2 }));
+    for (const line of narrow) expect(line.length).toBeLessThanOrEqual(40);
+    const cells = (line: string) => line.split("│").slice(1, -1).map((cell) => cell.trim());
+    expect(cells(narrow[1]!)).toEqual(["ICCID", "Valid"]);
+    // Under its own row, whole, labelled with the column's heading; a row without notes gets no line.
+    const notes = narrow.filter((line) => cells(line).length === 1).map((line) => cells(line)[0]).join(" ");
+    expect(notes).toBe("Notes: printed without its check digit? then 89441000000000000018");
+    expect(narrow.join("\n")).not.toContain("…");
+    expect(narrow.findIndex((line) => line.includes("Notes:"))).toBeLessThan(narrow.findIndex((line) => line.includes("89441000000000000018 │")));
+    // Where the column fits with its words whole, it stays a column.
+    expect(cells(lines(renderTable(head, rows, palette(false), 80, { beneath: 2 }))[1]!)).toEqual(head);
+  });
+
   it("take the width from the terminal, else $COLUMNS, else none", () => {
     expect(terminalColumns({ columns: 100 }, { COLUMNS: "80" })).toBe(100);
     expect(terminalColumns({}, { COLUMNS: "80" })).toBe(80);

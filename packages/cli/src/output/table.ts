@@ -58,6 +58,11 @@ export interface TableLayout {
   drop?: readonly number[];
   /** Columns of prose, which may wrap at spaces; the others are only ever shown whole while columns can be dropped. */
   wrap?: readonly number[];
+  /**
+   * A column of notes that, where keeping it would cut a word, is written instead under its row, across
+   * the whole table and labelled with its heading (on rows that have any), so that no note is cut.
+   */
+  beneath?: number;
 }
 
 /**
@@ -74,11 +79,17 @@ export function keptColumns(needs: readonly ColumnNeeds[], width: number, layout
   return kept;
 }
 
+/** Whether `needs` fit `width` with every cell whole or wrapped at spaces, none cut. */
+function fitsUncut(needs: readonly ColumnNeeds[], width: number): boolean {
+  return needs.reduce((sum, n, i) => sum + (i === 0 ? n.natural : n.word) + PADDING, needs.length + 1) <= width;
+}
+
 /**
  * A boxed table for people at a terminal, as wide as the terminal allows: the least important columns
- * are left out first when the layout allows it (a dim line says which), then cells of squeezed columns
- * wrap at spaces, and a word longer than its column ends in "…". cli-table3's own header colour is
- * switched off so that colour follows our palette (and with it NO_COLOR), never the library's defaults.
+ * are left out first when the layout allows it (a dim line says which), a column of notes goes under its
+ * rows, then cells of squeezed columns wrap at spaces, and a word longer than its column ends in "…".
+ * cli-table3's own header colour is switched off so that colour follows our palette (and with it
+ * NO_COLOR), never the library's defaults.
  */
 export function renderTable(
   head: readonly string[],
@@ -89,17 +100,24 @@ export function renderTable(
 ): string {
   const columns = Math.max(head.length, ...rows.map((row) => row.length)); // a table of pairs has no head
   const allNeeds = Array.from({ length: columns }, (_, i) => columnNeeds([head[i] ?? "", ...rows.map((row) => row[i] ?? "")]));
-  const kept = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
+  const shown = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
+  const cramped = width !== undefined && !fitsUncut(shown.map((i) => allNeeds[i]!), width);
+  const under = cramped && layout.beneath !== undefined && shown.includes(layout.beneath) ? layout.beneath : undefined;
+  const kept = shown.filter((i) => i !== under);
   const needs = kept.map((i) => allNeeds[i]!);
-  const colWidths = width === undefined ? undefined : fitColumns(needs, width);
+  // Notes under their rows span the columns' widths, never widening the table past them.
+  const colWidths = width === undefined ? undefined : (fitColumns(needs, width) ?? (under === undefined ? undefined : needs.map((n) => n.natural + PADDING)));
   const table = new Table({
     head: head.length === 0 ? [] : kept.map((i) => paint.bold(head[i] ?? "")),
     style: { head: [], border: [] },
     wordWrap: true,
     ...(colWidths ? { colWidths } : {}),
   });
-  for (const row of rows) table.push(kept.map((i) => row[i] ?? ""));
-  const left = head.filter((_, i) => !kept.includes(i));
+  for (const row of rows) {
+    table.push(kept.map((i) => row[i] ?? ""));
+    if (under !== undefined && row[under]) table.push([{ colSpan: kept.length, content: `${paint.dim(`${head[under]}:`)} ${row[under]}` }]);
+  }
+  const left = head.filter((_, i) => !shown.includes(i));
   // Columns are only left out for a known width, which the note fits too.
   const note = left.length === 0 ? [] : wrapAfter(`(${left.join(", ")} left out to fit the terminal; --json shows every field)`, width!, 0).split("\n");
   return table.toString() + "\n" + note.map((line) => paint.dim(line) + "\n").join("");
