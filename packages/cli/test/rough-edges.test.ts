@@ -46,7 +46,7 @@ describe("tables on an 80-column terminal", () => {
     expect(note.split(/\s+/).join(" ")).toMatch(/^\((Key, )?Created(, Expires)?(, Last used)? left out to fit the terminal; --json shows every field\)$/);
   });
 
-  it("lookup and eid show every note whole, under its row when the Notes column would cut it", async () => {
+  it("lookup and eid show every note whole, under its row when the table does not fit", async () => {
     const env = serverEnv(server.url, (await server.createAccount()).apiKey);
     const runs = [
       { args: ["lookup", "+CCID: " + UK, "８９４４１０００００００００００００１８", UK.slice(0, -1)], notes: ["modem_response", "full_width_digits", `printed without its check digit? then ${UK}`] },

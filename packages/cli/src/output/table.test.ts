@@ -36,7 +36,7 @@ describe("tables", () => {
     expect(fitColumns(needs, 10)).toEqual([5, 5, 5, 5]);
   });
 
-  it("write a column of notes under its rows when keeping it would cut a word, and beside them when it fits", () => {
+  it("write a column of notes under its rows when the table does not fit, and beside them when it does", () => {
     const head = ["ICCID", "Valid", "Notes"];
     const rows = [
       ["8944100000000000001", "✗ bad check digit (0 would pass)", "printed without its check digit? then 89441000000000000018"],
@@ -51,8 +51,11 @@ describe("tables", () => {
     expect(notes).toBe("Notes: printed without its check digit? then 89441000000000000018");
     expect(narrow.join("\n")).not.toContain("…");
     expect(narrow.findIndex((line) => line.includes("Notes:"))).toBeLessThan(narrow.findIndex((line) => line.includes("89441000000000000018 │")));
-    // Where the column fits with its words whole, it stays a column.
-    expect(cells(lines(renderTable(head, rows, palette(false), 80, { beneath: 2 }))[1]!)).toEqual(head);
+    // Where the whole table fits, it stays a column; where it does not, an empty one takes no room.
+    expect(cells(lines(renderTable(head, rows, palette(false), 120, { beneath: 2 }))[1]!)).toEqual(head);
+    const noNotes = lines(renderTable(head, [rows[0]!.slice(0, 2)], palette(false), 40, { beneath: 2 }));
+    expect(cells(noNotes[1]!)).toEqual(["ICCID", "Valid"]);
+    expect(noNotes.join("\n")).not.toContain("Notes");
   });
 
   it("take the width from the terminal, else $COLUMNS, else none", () => {

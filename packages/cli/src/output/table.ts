@@ -59,8 +59,9 @@ export interface TableLayout {
   /** Columns of prose, which may wrap at spaces; the others are only ever shown whole while columns can be dropped. */
   wrap?: readonly number[];
   /**
-   * A column of notes that, where keeping it would cut a word, is written instead under its row, across
-   * the whole table and labelled with its heading (on rows that have any), so that no note is cut.
+   * A column of notes that, on a terminal too narrow for the whole table, is written instead under its
+   * row, across the table and labelled with its heading (on rows that have any): no note is cut, and an
+   * empty column takes no room.
    */
   beneath?: number;
 }
@@ -77,11 +78,6 @@ export function keptColumns(needs: readonly ColumnNeeds[], width: number, layout
     kept = kept.filter((i) => i !== column);
   }
   return kept;
-}
-
-/** Whether `needs` fit `width` with every cell whole or wrapped at spaces, none cut. */
-function fitsUncut(needs: readonly ColumnNeeds[], width: number): boolean {
-  return needs.reduce((sum, n, i) => sum + (i === 0 ? n.natural : n.word) + PADDING, needs.length + 1) <= width;
 }
 
 /**
@@ -101,7 +97,7 @@ export function renderTable(
   const columns = Math.max(head.length, ...rows.map((row) => row.length)); // a table of pairs has no head
   const allNeeds = Array.from({ length: columns }, (_, i) => columnNeeds([head[i] ?? "", ...rows.map((row) => row[i] ?? "")]));
   const shown = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
-  const cramped = width !== undefined && !fitsUncut(shown.map((i) => allNeeds[i]!), width);
+  const cramped = width !== undefined && fitColumns(shown.map((i) => allNeeds[i]!), width) !== undefined;
   const under = cramped && layout.beneath !== undefined && shown.includes(layout.beneath) ? layout.beneath : undefined;
   const kept = shown.filter((i) => i !== under);
   const needs = kept.map((i) => allNeeds[i]!);
