@@ -46,16 +46,17 @@ describe("tables on an 80-column terminal", () => {
     expect(note.split(/\s+/).join(" ")).toMatch(/^\((Key, )?Created(, Expires)?(, Last used)? left out to fit the terminal; --json shows every field\)$/);
   });
 
-  it("lookup and eid show every note whole, under its row when the table does not fit", async () => {
+  it("lookup, eid and validate show every note whole, under its row when the table does not fit", async () => {
     const env = serverEnv(server.url, (await server.createAccount()).apiKey);
     const runs = [
       { args: ["lookup", "+CCID: " + UK, "８９４４１０００００００００００００１８", UK.slice(0, -1)], notes: ["modem_response", "full_width_digits", `printed without its check digit? then ${UK}`] },
       { args: ["lookup", UK, "--imsi", "262075201234567"], notes: ["imsi_country_mismatch"] },
       { args: ["eid", "+CEID: 89049032123451234512345678901235"], notes: ["modem_response"] },
+      { args: ["validate", UK.slice(0, -1), "12ab"], notes: [`printed without its check digit? then ${UK}`, "invalid_mii: an ICCID starts with 89 (the telecom industry identifier)"], code: 3 },
     ];
-    for (const { args, notes } of runs) {
+    for (const { args, notes, code = 0 } of runs) {
       const run = await iccidOnTty(args, { env, columns: 80 });
-      expect(run.code, args.join(" ")).toBe(0);
+      expect(run.code, args.join(" ")).toBe(code);
       const lines = plain(run.stdout).split(/\r?\n/).filter((line) => line.includes("│"));
       for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
       const rows = lines.map((line) => line.split("│").slice(1, -1).map((cell) => cell.trim()));

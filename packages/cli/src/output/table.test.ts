@@ -51,6 +51,10 @@ describe("tables", () => {
     expect(notes).toBe("Notes: printed without its check digit? then 89441000000000000018");
     expect(narrow.join("\n")).not.toContain("…");
     expect(narrow.findIndex((line) => line.includes("Notes:"))).toBeLessThan(narrow.findIndex((line) => line.includes("89441000000000000018 │")));
+    // The table widens, up to the terminal, for its longest note.
+    const roomy = lines(renderTable(head, rows, palette(false), 70, { beneath: 2 }));
+    expect(roomy.map((line) => line.length)).toEqual(roomy.map(() => 70));
+    expect(roomy.map(cells)).toContainEqual(["Notes: printed without its check digit? then 89441000000000000018"]);
     // Where the whole table fits, it stays a column; where it does not, an empty one takes no room.
     expect(cells(lines(renderTable(head, rows, palette(false), 120, { beneath: 2 }))[1]!)).toEqual(head);
     const noNotes = lines(renderTable(head, [rows[0]!.slice(0, 2)], palette(false), 40, { beneath: 2 }));

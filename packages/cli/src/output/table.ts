@@ -101,8 +101,14 @@ export function renderTable(
   const under = cramped && layout.beneath !== undefined && shown.includes(layout.beneath) ? layout.beneath : undefined;
   const kept = shown.filter((i) => i !== under);
   const needs = kept.map((i) => allNeeds[i]!);
-  // Notes under their rows span the columns' widths, never widening the table past them.
   const colWidths = width === undefined ? undefined : (fitColumns(needs, width) ?? (under === undefined ? undefined : needs.map((n) => n.natural + PADDING)));
+  if (under !== undefined && colWidths) {
+    // Notes under their rows wrap at the columns' widths (cli-table3 counts no borders in a span): the
+    // last column widens, up to the terminal, for the longest note.
+    const span = colWidths.reduce((sum, w) => sum + w, 0);
+    const longest = Math.max(0, ...rows.map((row) => (row[under] ? `${head[under]}: ${stripVTControlCharacters(row[under])}`.length + PADDING : 0)));
+    colWidths[colWidths.length - 1]! += Math.max(0, Math.min(longest - span, width! - (span + kept.length + 1)));
+  }
   const table = new Table({
     head: head.length === 0 ? [] : kept.map((i) => paint.bold(head[i] ?? "")),
     style: { head: [], border: [] },

@@ -28,6 +28,6 @@ export function renderValidation(results: readonly IccidParseResult[], format: O
     case "tsv":
       return tsvText(results.map(cells));
     case "table":
-      return renderTable(["ICCID", "Valid", "Notes"], results.map((r) => tableRow(r, paint)), paint);
+      return renderTable(["ICCID", "Valid", "Notes"], results.map((r) => tableRow(r, paint)), paint, undefined, { beneath: 2 });
   }
 }
