@@ -15,8 +15,8 @@ export function terminalColumns(stdout: { columns?: number } = process.stdout, e
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
 }
 
-const lines = (cell: string) => stripVTControlCharacters(cell).split("\n");
-const longest = (parts: string[]) => Math.max(0, ...parts.map((part) => part.length));
+/** The widest of `parts` as shown: colour codes take no room. */
+const longest = (parts: readonly string[]) => Math.max(0, ...parts.map((part) => stripVTControlCharacters(part).length));
 
 /** What a column needs: its longest line (natural) and its longest word (below that, cells are cut, not wrapped). */
 export interface ColumnNeeds {
@@ -25,7 +25,7 @@ export interface ColumnNeeds {
 }
 
 export function columnNeeds(cells: readonly string[]): ColumnNeeds {
-  const all = cells.flatMap(lines);
+  const all = cells.flatMap((cell) => cell.split("\n"));
   return { natural: longest(all), word: longest(all.flatMap((line) => line.split(" "))) };
 }
 
@@ -81,6 +81,19 @@ export function keptColumns(needs: readonly ColumnNeeds[], width: number, layout
 }
 
 /**
+ * Column widths that fit `width` (none when the natural widths fit and nothing spans them). `spanned` is
+ * the longest text written across all the columns: cli-table3 wraps it at the columns' widths, borders
+ * not counted, so the last column widens for it, up to `width`.
+ */
+function columnWidths(needs: readonly ColumnNeeds[], width: number, spanned: number): number[] | undefined {
+  const widths = fitColumns(needs, width) ?? (spanned > 0 ? needs.map((n) => n.natural + PADDING) : undefined);
+  if (widths === undefined || spanned === 0) return widths;
+  const total = widths.reduce((sum, w) => sum + w, 0);
+  widths[widths.length - 1]! += Math.max(0, Math.min(spanned + PADDING - total, width - (total + widths.length + 1)));
+  return widths;
+}
+
+/**
  * A boxed table for people at a terminal, as wide as the terminal allows: the least important columns
  * are left out first when the layout allows it (a dim line says which), a column of notes goes under its
  * rows, then cells of squeezed columns wrap at spaces, and a word longer than its column ends in "…".
@@ -100,29 +113,23 @@ export function renderTable(
   const cramped = width !== undefined && fitColumns(shown.map((i) => allNeeds[i]!), width) !== undefined;
   const under = cramped && layout.beneath !== undefined && shown.includes(layout.beneath) ? layout.beneath : undefined;
   const kept = shown.filter((i) => i !== under);
-  const needs = kept.map((i) => allNeeds[i]!);
-  const colWidths = width === undefined ? undefined : (fitColumns(needs, width) ?? (under === undefined ? undefined : needs.map((n) => n.natural + PADDING)));
-  if (under !== undefined && colWidths) {
-    // Notes under their rows wrap at the columns' widths (cli-table3 counts no borders in a span): the
-    // last column widens, up to the terminal, for the longest note.
-    const span = colWidths.reduce((sum, w) => sum + w, 0);
-    const longest = Math.max(0, ...rows.map((row) => (row[under] ? `${head[under]}: ${stripVTControlCharacters(row[under])}`.length + PADDING : 0)));
-    colWidths[colWidths.length - 1]! += Math.max(0, Math.min(longest - span, width! - (span + kept.length + 1)));
-  }
+  // Each row's notes, labelled with the column's heading, where they go under the row.
+  const rowNotes = rows.map((row) => (under !== undefined && row[under] ? `${paint.dim(`${head[under]}:`)} ${row[under]}` : ""));
+  const colWidths = width === undefined ? undefined : columnWidths(kept.map((i) => allNeeds[i]!), width, longest(rowNotes));
   const table = new Table({
     head: head.length === 0 ? [] : kept.map((i) => paint.bold(head[i] ?? "")),
     style: { head: [], border: [] },
     wordWrap: true,
     ...(colWidths ? { colWidths } : {}),
   });
-  for (const row of rows) {
+  rows.forEach((row, r) => {
     table.push(kept.map((i) => row[i] ?? ""));
-    if (under !== undefined && row[under]) table.push([{ colSpan: kept.length, content: `${paint.dim(`${head[under]}:`)} ${row[under]}` }]);
-  }
+    if (rowNotes[r]) table.push([{ colSpan: kept.length, content: rowNotes[r] }]);
+  });
   const left = head.filter((_, i) => !shown.includes(i));
-  // Columns are only left out for a known width, which the note fits too.
-  const note = left.length === 0 ? [] : wrapAfter(`(${left.join(", ")} left out to fit the terminal; --json shows every field)`, width!, 0).split("\n");
-  return table.toString() + "\n" + note.map((line) => paint.dim(line) + "\n").join("");
+  // Columns are only left out for a known width, which the line that says so fits too.
+  const leftOut = left.length === 0 ? [] : wrapAfter(`(${left.join(", ")} left out to fit the terminal; --json shows every field)`, width!, 0).split("\n");
+  return table.toString() + "\n" + leftOut.map((line) => paint.dim(line) + "\n").join("");
 }
 
 /**
