@@ -69,6 +69,18 @@ describe("the operator and the audit trail", () => {
     expect(list.stderr).toMatch(/no account with email nobody@example.test/);
   });
 
+  it("records a removal of issuer prefixes as the operator's, server-wide, and not one that removed nothing", () => {
+    const csv = join(dir, "removable.csv");
+    writeFileSync(csv, "8944999,Removable MVNO\n");
+    expect(run(["issuers", "import", csv]).status).toBe(0);
+    const newest = () => (JSON.parse(run(["audit", "--json"]).stdout) as Array<{ action: string; actor: unknown; target?: string }>)[0]!;
+    expect(run(["issuers", "remove", "8944999"]).stdout).toMatch(/^removed 1 prefix;/);
+    expect(newest()).toMatchObject({ action: "prefixes.removed", actor: operator, ip: null, user_agent: null });
+    const before = run(["audit", "--json"]).stdout;
+    expect(run(["issuers", "remove", "8944999"]).stdout).toMatch(/^removed 0 prefixes \(1 was not imported\);/);
+    expect(run(["audit", "--json"]).stdout).toBe(before);
+  });
+
   it("refuses a bad --scope, --since (2) or an --expires the service refuses (1, naming expires_at)", () => {
     const email = "refusals@example.test";
     expect(run(["account", "create", "--email", email]).status).toBe(0);

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   "plan.changed",
   "subscription.changed",
   "prefixes.imported",
+  "prefixes.removed",
 ] as const;
 
 /** Who did it: a signed-in session, the operator's command line, or the server itself. */

@@ -9,7 +9,8 @@ export type AuditAction =
   | "password.changed"
   | "plan.changed"
   | "subscription.changed"
-  | "prefixes.imported";
+  | "prefixes.imported"
+  | "prefixes.removed";
 
 /** `GET /api/v1/audit`'s query. */
 export interface AuditQuery {

@@ -14,6 +14,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   "plan.changed": "Plan changed",
   "subscription.changed": "Subscription changed",
   "prefixes.imported": "Issuer prefixes imported",
+  "prefixes.removed": "Issuer prefixes removed",
 };
 
 function who(event: AuditEvent): string {

@@ -46,7 +46,12 @@ export function issuersCommand(): Command {
     .description("remove imported prefixes (the built-in registry answers for them again)")
     .action(async (prefixes: string[], _opts, command: Command) => {
       for (const prefix of prefixes) checkPrefix(prefix);
-      const removed = await withStore(command, (store) => store.removeCustomPrefixes([...new Set(prefixes)]));
+      const removed = await withStore(command, async (store) => {
+        const count = await store.removeCustomPrefixes([...new Set(prefixes)]);
+        // Server-wide like an import; a removal that found nothing changed nothing and is not recorded.
+        if (count > 0) await new AuditTrail(store, systemClock).record(null, "prefixes.removed", operatorOrigin());
+        return count;
+      });
       const missing = new Set(prefixes).size - removed;
       process.stdout.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${missing === 1 ? "was" : "were"} not imported)` : ""}; ${APPLIES}\n`);
     });
