@@ -4,6 +4,7 @@
 // this and `./types`, so that its users' compilers never load zod.
 export * from "./api-key.js";
 export * from "./batch-limit.js";
+export * from "./counted.js";
 export * from "./csv-cell.js";
 export * from "./csv-layout.js";
 export * from "./csv-records.js";

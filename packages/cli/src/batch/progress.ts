@@ -1,6 +1,6 @@
 import type { Ora } from "ora";
+import { counted, formatCount } from "@iccid/core/grammar";
 import type { Terminal } from "../terminal.js";
-import { count, counted } from "../output/count.js";
 
 export interface Progress {
   /**
@@ -31,7 +31,7 @@ function clock(seconds: number): string {
  */
 export function progressText(rows: number, elapsedMs: number, fraction: number | undefined, done = rows): string {
   const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0;
-  const parts = [counted(rows, "row"), `${count(Math.round(rate))} rows/s`];
+  const parts = [counted(rows, "row"), `${formatCount(Math.round(rate))} rows/s`];
   if (fraction !== undefined && fraction > 0) {
     parts.push(`${Math.min(100, Math.floor(fraction * 100))}%`);
     const left = (done * (1 - fraction)) / fraction;

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { answersHeader, isCsvSeparator, notUtf8Note } from "@iccid/core/grammar";
+import { answersHeader, counted, isCsvSeparator, notUtf8Note } from "@iccid/core/grammar";
 import { isAPIUserAbortError } from "@iccid/sdk";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
@@ -17,7 +17,6 @@ import { renderSummary } from "../batch/summary.js";
 import { BatchWriter } from "../batch/writer.js";
 import { UsageError } from "../errors.js";
 import { ExitCode } from "../exit-codes.js";
-import { counted } from "../output/count.js";
 import { note } from "../terminal.js";
 
 const HELP = `

@@ -1,4 +1,4 @@
-import { count } from "./count.js";
+import { formatCount } from "@iccid/core/grammar";
 
 // Bars drawn with block characters; the eighth blocks give a bar 8 steps per cell, so small
 // differences still show in a 40-column chart.
@@ -22,7 +22,7 @@ export function barChart(rows: readonly BarRow[], width = 40): string {
   if (rows.length === 0) return "";
   const max = Math.max(...rows.map((r) => r.value));
   const labelWidth = Math.max(...rows.map((r) => r.label.length));
-  const values = rows.map((r) => count(r.value));
+  const values = rows.map((r) => formatCount(r.value));
   const valueWidth = Math.max(...values.map((v) => v.length));
   return rows
     .map((row, i) => `${row.label.padEnd(labelWidth)} │${bar(row.value, max, width).padEnd(width)} ${values[i]!.padStart(valueWidth)}\n`)

@@ -29,6 +29,9 @@ export function columnNeeds(cells: readonly string[]): ColumnNeeds {
   return { natural: longest(all), word: longest(all.flatMap((line) => line.split(" "))) };
 }
 
+/** How wide the table is with every column at its natural width, borders included. */
+const naturalWidth = (needs: readonly ColumnNeeds[]) => needs.reduce((sum, n) => sum + n.natural + PADDING, needs.length + 1);
+
 /**
  * Column widths (padding included) that fit `width`, or undefined when the natural widths already fit.
  * The widest column gives up a character at a time: first down to its longest word (cells wrap at
@@ -36,9 +39,9 @@ export function columnNeeds(cells: readonly string[]): ColumnNeeds {
  * ICCID, a key id), gives way last.
  */
 export function fitColumns(needs: readonly ColumnNeeds[], width: number): number[] | undefined {
-  const widths = needs.map((n) => n.natural + PADDING);
-  let excess = widths.reduce((sum, w) => sum + w, widths.length + 1) - width; // + the borders
+  let excess = naturalWidth(needs) - width;
   if (excess <= 0) return undefined;
+  const widths = needs.map((n) => n.natural + PADDING);
   const floors: Array<(i: number) => number> = [(i) => (i === 0 ? Infinity : needs[i]!.word + PADDING), (i) => (i === 0 ? Infinity : FLOOR), () => FLOOR];
   for (const floor of floors) {
     while (excess > 0) {
@@ -110,7 +113,7 @@ export function renderTable(
   const columns = Math.max(head.length, ...rows.map((row) => row.length)); // a table of pairs has no head
   const allNeeds = Array.from({ length: columns }, (_, i) => columnNeeds([head[i] ?? "", ...rows.map((row) => row[i] ?? "")]));
   const shown = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
-  const cramped = width !== undefined && fitColumns(shown.map((i) => allNeeds[i]!), width) !== undefined;
+  const cramped = width !== undefined && naturalWidth(shown.map((i) => allNeeds[i]!)) > width;
   const under = cramped && layout.beneath !== undefined && shown.includes(layout.beneath) ? layout.beneath : undefined;
   const kept = shown.filter((i) => i !== under);
   // Each row's notes, labelled with the column's heading, where they go under the row.

@@ -1,8 +1,8 @@
 import type { Granularity, Usage } from "@iccid/core";
+import { counted, formatCount } from "@iccid/core/grammar";
 import { barChart, bar } from "./bar-chart.js";
 import type { Palette } from "./colour.js";
 import { renderPairs, renderTable } from "./table.js";
-import { count, counted } from "./count.js";
 
 const day = (ts: string) => ts.slice(0, 10);
 const minute = (ts: string) => `${ts.slice(0, 10)} ${ts.slice(11, 16)} UTC`;
@@ -26,7 +26,7 @@ export function renderUsage(usage: Usage, granularity: Granularity, paint: Palet
     [
       ["Period", `${day(usage.period.from)} → ${day(usage.period.to)} (as of ${minute(usage.as_of)})`],
       ["Plan", `${sub.plan}, ${status}, period ends ${day(sub.current_period_end)}`],
-      ["Quota", `${count(quota.used)} of ${count(quota.limit)} lookups used · ${count(quota.remaining)} remaining`],
+      ["Quota", `${formatCount(quota.used)} of ${formatCount(quota.limit)} lookups used · ${formatCount(quota.remaining)} remaining`],
       ["", quotaBar],
       // A row of its own: at the end of the quota's line, a narrow terminal broke the time from its day.
       ["Resets", minute(quota.resets_at)],
@@ -42,7 +42,7 @@ export function renderUsage(usage: Usage, granularity: Granularity, paint: Palet
   text += rows.length > 0 ? barChart(rows) : paint.dim("(no usage in this period)\n");
   if (usage.by_key) {
     text += `\n${paint.bold("By key")}\n`;
-    const keyRows = usage.by_key.map((k) => [k.key_id, k.name ?? "", count(k.requests), count(k.lookups)]);
+    const keyRows = usage.by_key.map((k) => [k.key_id, k.name ?? "", formatCount(k.requests), formatCount(k.lookups)]);
     text += keyRows.length > 0 ? renderTable(["Key", "Name", "Requests", "Lookups"], keyRows, paint, width) : paint.dim("(none)\n");
   }
   return text;

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
+import { counted } from "@iccid/core";
 import type { CustomPrefix } from "../store/store.js";
-import { counted } from "./counted.js";
 
 const regions = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
 

@@ -1,6 +1,6 @@
 import { Command } from "commander";
+import { counted } from "@iccid/core";
 import { exportRows } from "../dump.js";
-import { counted } from "../counted.js";
 import { withStore } from "../store-access.js";
 
 export function exportCommand(): Command {

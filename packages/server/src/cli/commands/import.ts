@@ -1,6 +1,6 @@
 import { Command } from "commander";
+import { counted } from "@iccid/core";
 import { importRows } from "../dump.js";
-import { counted } from "../counted.js";
 import { withStore } from "../store-access.js";
 
 export function importCommand(): Command {

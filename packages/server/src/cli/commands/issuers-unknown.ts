@@ -1,9 +1,8 @@
-import { luhnCheckDigit } from "@iccid/core";
+import { counted, luhnCheckDigit } from "@iccid/core";
 import { Command } from "commander";
 import { IccidDecoder } from "../../decode/decoder.js";
 import { floorDay, rfc3339, systemClock } from "../../time.js";
 import { auditSince } from "../audit-since.js";
-import { counted } from "../counted.js";
 import { withStore } from "../store-access.js";
 
 /** Whether the decoder now names an issuer for a prefix (a number under it, its other digits zeros). */

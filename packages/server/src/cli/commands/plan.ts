@@ -1,7 +1,7 @@
 import { Command } from "commander";
+import { counted } from "@iccid/core";
 import { DEFAULT_PLAN } from "../../settings.js";
 import type { Plan } from "../../store/store.js";
-import { counted } from "../counted.js";
 import { UsageError, wholeNumber } from "../input.js";
 import { withStore } from "../store-access.js";
 

@@ -1,0 +1,10 @@
+// Counts as the command lines (`iccid`, `iccid-server`) write them for people: one locale, whatever the
+// machine's, so that output and the tests that read it do not move with the user's settings.
+
+/** A number with thousands separators: 1,234,567. */
+export const formatCount = (n: number): string => n.toLocaleString("en-US");
+
+/** A count with its noun in the number it needs: "1 prefix", "2 prefixes", "1,200 requests". */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
