@@ -33,6 +33,8 @@ function run(args: string[], input?: string) {
 }
 
 const operator = { type: "operator", id: userInfo().username };
+/** The newest event on the whole trail. */
+const newest = () => (JSON.parse(run(["audit", "--json"]).stdout) as Array<{ action: string; actor: unknown; target?: string }>)[0]!;
 
 describe("the operator and the audit trail", () => {
   it("creates scoped, expiring keys, records every change as the operator's, and shows it with `audit`", () => {
@@ -73,12 +75,22 @@ describe("the operator and the audit trail", () => {
     const csv = join(dir, "removable.csv");
     writeFileSync(csv, "8944999,Removable MVNO\n");
     expect(run(["issuers", "import", csv]).status).toBe(0);
-    const newest = () => (JSON.parse(run(["audit", "--json"]).stdout) as Array<{ action: string; actor: unknown; target?: string }>)[0]!;
     expect(run(["issuers", "remove", "8944999"]).stdout).toMatch(/^removed 1 prefix;/);
     expect(newest()).toMatchObject({ action: "prefixes.removed", actor: operator, ip: null, user_agent: null });
     const before = run(["audit", "--json"]).stdout;
     expect(run(["issuers", "remove", "8944999"]).stdout).toMatch(/^removed 0 prefixes \(1 was not imported\);/);
     expect(run(["audit", "--json"]).stdout).toBe(before);
+  });
+
+  it("records a plan set as the operator's, server-wide, with the plan's name, and not one that changed nothing", () => {
+    expect(run(["plan", "set", "audited-pro", "--rate-limit", "100", "--window", "60", "--monthly-lookups", "5000"]).status).toBe(0);
+    expect(newest()).toMatchObject({ action: "plans.set", actor: operator, ip: null, user_agent: null, target: "audited-pro" });
+    const before = run(["audit", "--json"]).stdout;
+    expect(run(["plan", "set", "audited-pro", "--rate-limit", "100"]).status).toBe(0);
+    expect(run(["audit", "--json"]).stdout).toBe(before);
+    expect(run(["plan", "set", "audited-pro", "--monthly-lookups", "6000"]).status).toBe(0);
+    expect(JSON.parse(run(["audit", "--json"]).stdout)).toHaveLength(JSON.parse(before).length + 1);
+    expect(newest()).toMatchObject({ action: "plans.set", target: "audited-pro" });
   });
 
   it("refuses a bad --scope, --since (2) or an --expires the service refuses (1, naming expires_at)", () => {

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "subscription.changed",
   "prefixes.imported",
   "prefixes.removed",
+  "plans.set",
 ] as const;
 
 /** Who did it: a signed-in session, the operator's command line, or the server itself. */

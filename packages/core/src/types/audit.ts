@@ -10,7 +10,8 @@ export type AuditAction =
   | "plan.changed"
   | "subscription.changed"
   | "prefixes.imported"
-  | "prefixes.removed";
+  | "prefixes.removed"
+  | "plans.set";
 
 /** `GET /api/v1/audit`'s query. */
 export interface AuditQuery {

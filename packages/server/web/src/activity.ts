@@ -15,6 +15,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   "subscription.changed": "Subscription changed",
   "prefixes.imported": "Issuer prefixes imported",
   "prefixes.removed": "Issuer prefixes removed",
+  "plans.set": "Plan limits set",
 };
 
 function who(event: AuditEvent): string {

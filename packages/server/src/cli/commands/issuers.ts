@@ -3,19 +3,11 @@ import { Command } from "commander";
 import { counted } from "@iccid/core";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
 import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
-import { AuditTrail } from "../../services/audit-trail.js";
-import { systemClock } from "../../time.js";
-import { operatorOrigin } from "../operator-origin.js";
-import type { Store } from "../../store/store.js";
+import { recordServerWideChange } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 import { unknownIssuersCommand } from "./issuers-unknown.js";
 
 const APPLIES = `running servers use the change within ${CUSTOM_PREFIX_RECHECK_MS / 1000} s`;
-
-/** Records a change to the prefixes as the operator's: server-wide, so on no account's trail (`audit` without --email shows it). */
-function recordChange(store: Store, action: "prefixes.imported" | "prefixes.removed"): Promise<void> {
-  return new AuditTrail(store, systemClock).record(null, action, operatorOrigin());
-}
 
 export function issuersCommand(): Command {
   const issuers = new Command("issuers").description("manage the operator's own issuer prefixes");
@@ -27,7 +19,7 @@ export function issuersCommand(): Command {
       const prefixes = parseIssuerCsv(readFileSync(file, "utf8"));
       await withStore(command, async (store) => {
         await (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes));
-        await recordChange(store, "prefixes.imported");
+        await recordServerWideChange(store, "prefixes.imported");
       });
       process.stdout.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
     });
@@ -54,7 +46,7 @@ export function issuersCommand(): Command {
       const removed = await withStore(command, async (store) => {
         const count = await store.removeCustomPrefixes([...new Set(prefixes)]);
         // A removal that found nothing changed nothing, and is not recorded.
-        if (count > 0) await recordChange(store, "prefixes.removed");
+        if (count > 0) await recordServerWideChange(store, "prefixes.removed");
         return count;
       });
       const missing = new Set(prefixes).size - removed;

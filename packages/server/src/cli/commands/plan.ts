@@ -3,12 +3,15 @@ import { counted } from "@iccid/core";
 import { DEFAULT_PLAN } from "../../settings.js";
 import type { Plan } from "../../store/store.js";
 import { UsageError, wholeNumber } from "../input.js";
+import { recordServerWideChange } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 
 /** "pro: 1,200 requests / 60 s, 1,000,000 lookups / month" */
 export function describePlan(plan: Plan): string {
   return `${plan.name}: ${counted(plan.rate_limit, "request")} / ${plan.window_seconds} s, ${counted(plan.monthly_lookups, "lookup")} / month`;
 }
+
+const LIMITS = ["rate_limit", "window_seconds", "monthly_lookups"] as const;
 
 interface PlanOptions {
   rateLimit?: number;
@@ -44,8 +47,11 @@ export function planCommand(): Command {
     .option("--monthly-lookups <n>", "lookups per monthly period", wholeNumber("--monthly-lookups"))
     .action(async (name: string, opts: PlanOptions, command: Command) => {
       const saved = await withStore(command, async (store) => {
-        const next = planAfter(name, await store.getPlan(name), opts);
+        const existing = await store.getPlan(name);
+        const next = planAfter(name, existing, opts);
         await store.upsertPlan(next);
+        // Every account on the plan has new limits: on the audit trail, server-wide; a set that changed nothing is not.
+        if (!existing || LIMITS.some((limit) => existing[limit] !== next[limit])) await recordServerWideChange(store, "plans.set", name);
         return next;
       });
       process.stdout.write(`plan ${describePlan(saved)}\n`);
