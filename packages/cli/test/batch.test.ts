@@ -189,6 +189,16 @@ describe("iccid batch at size", () => {
     const run = await iccid(["batch", join(EXAMPLES, "sims.csv"), "--resume"], { env });
     expect(run.code).toBe(2);
   });
+
+  it("refuses the other commands' -o, --output and --json, naming --format and --out, and writes no file", async () => {
+    for (const flags of [["--output", "json"], ["-o", "jsonl"], ["--json"]]) {
+      const run = await iccid(["batch", join(EXAMPLES, "sims.csv"), ...flags], { env, cwd: dir });
+      expect(run.code, flags.join(" ")).toBe(2);
+      expect(run.stderr).toBe("iccid: error: batch has no -o, --output or --json: use --format csv|jsonl (and --out FILE for a file)\n");
+      expect(run.stdout).toBe("");
+      expect(existsSync(join(dir, flags.at(-1)!))).toBe(false);
+    }
+  });
 });
 
 describe("iccid batch on a terminal", () => {

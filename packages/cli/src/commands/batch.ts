@@ -54,6 +54,9 @@ interface BatchOptions {
   errors?: string;
   resume?: boolean;
   quiet?: boolean;
+  /** Other commands' format options, refused here (see runBatch). */
+  output?: string;
+  json?: boolean;
 }
 
 function positiveInt(max: number) {
@@ -85,6 +88,11 @@ async function hasContent(path: string): Promise<boolean> {
 
 async function runBatch(ctx: CommandContext, file: string, options: BatchOptions, args: readonly string[]): Promise<void> {
   const { term } = ctx;
+  // Where every other command takes -o/--output or --json for its format, batch has --format beside --out
+  // FILE: refused rather than left to commander, which offers --out for --output and so a file named "json".
+  if (options.output !== undefined || options.json) {
+    throw new UsageError("batch has no -o, --output or --json: use --format csv|jsonl (and --out FILE for a file)");
+  }
   const toFile = options.out !== undefined && options.out !== "-";
   if (options.resume && !toFile) throw new UsageError("--resume needs --out FILE (the output to carry on)");
   if (options.errors && options.errors === options.out) throw new UsageError("--errors must be another file than --out");
@@ -189,6 +197,8 @@ export function batchCommand(ctx: CommandContext, args: () => readonly string[])
     .option("--errors <file>", "also write the failed (malformed) rows here, in the output format")
     .option("--concurrency <n>", "batch requests in flight at once (1-64)", positiveInt(64), 4)
     .option("--resume", "skip the rows already in --out and append the rest")
+    .addOption(new Option("-o, --output <format>").hideHelp())
+    .addOption(new Option("--json").hideHelp())
     .option("-q, --quiet", "no progress and no summary on stderr (errors still show)")
     .addHelpText("after", ctx.helpFooter(HELP))
     .action((file: string, options: BatchOptions) => runBatch(ctx, file, options, args()));
