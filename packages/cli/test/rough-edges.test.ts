@@ -145,7 +145,7 @@ describe("files", () => {
     const lateRun = await iccid(["batch", late, "--format", "jsonl"], { env: env() });
     expect(lateRun.code).toBe(0);
     expect(lateRun.stdout.trimEnd().split("\n").map((line) => JSON.parse(line).input.Kunde)).toEqual(["B\uFFFD", "A0", "A1", "A2", "M\uFFFDller GmbH"]);
-    expect(lateRun.stderr).toContain('note: 1 character(s) of ' + late + ' past its start were not UTF-8 and were read as "\uFFFD"; save it as UTF-8');
+    expect(lateRun.stderr).toContain('note: 1 character of ' + late + ' past its start was not UTF-8 and was read as "\uFFFD"; save it as UTF-8');
   });
 
   it("a file separated by semicolons or tabs is read by its first line or its sep= line; --delimiter sets what that line cannot tell", async () => {

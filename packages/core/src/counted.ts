@@ -8,3 +8,6 @@ export const formatCount = (n: number): string => n.toLocaleString("en-US");
 export function counted(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+/** The past of "to be" for a count: "1 row was", "2 rows were". */
+export const wasOrWere = (n: number): string => (n === 1 ? "was" : "were");

@@ -55,6 +55,7 @@ describe("the characters past a file's first block that were not UTF-8", () => {
   });
 
   it("are said with the file's name, and how to keep them", () => {
-    expect(notUtf8Note("late.csv", 3)).toBe('3 character(s) of late.csv past its start were not UTF-8 and were read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them');
+    expect(notUtf8Note("late.csv", 3)).toBe('3 characters of late.csv past its start were not UTF-8 and were read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them');
+    expect(notUtf8Note("late.csv", 1)).toBe('1 character of late.csv past its start was not UTF-8 and was read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them');
   });
 });

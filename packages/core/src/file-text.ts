@@ -1,6 +1,8 @@
 // How a file of SIMs is read as text, from its first bytes: the one rule of `iccid batch` and the account
 // page's upload, so that both take and refuse the same files.
 
+import { counted, wasOrWere } from "./counted.js";
+
 /**
  * What a file's first block says of it: UTF-16 text (little-endian, by its byte order mark), UTF-8 text
  * (with or without a byte order mark), not text (a NUL byte: a spreadsheet, an image, an archive), or
@@ -91,5 +93,6 @@ export class FileTextDecoder {
 
 /** The note for a file `name` that held `count` characters that were not UTF-8 past its first block. */
 export function notUtf8Note(name: string, count: number): string {
-  return `${count} character(s) of ${name} past its start were not UTF-8 and were read as "${REPLACEMENT}"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them`;
+  const were = wasOrWere(count);
+  return `${counted(count, "character")} of ${name} past its start ${were} not UTF-8 and ${were} read as "${REPLACEMENT}"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them`;
 }

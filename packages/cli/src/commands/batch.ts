@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { answersHeader, counted, isCsvSeparator, notUtf8Note } from "@iccid/core/grammar";
+import { answersHeader, counted, isCsvSeparator, notUtf8Note, wasOrWere } from "@iccid/core/grammar";
 import { isAPIUserAbortError } from "@iccid/sdk";
 import type { CommandContext } from "../command-context.js";
 import { openCsvInput } from "../batch/csv-input.js";
@@ -171,7 +171,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     const done = tally.skipped + tally.rows;
     note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${counted(done, "row")}, each complete.`);
     const later = [...stored, ...kept].reduce((sum, chunk) => sum + chunk.iccids.length, 0);
-    const laterRows = `${counted(later, "later row")} ${later === 1 ? "was" : "were"} answered`;
+    const laterRows = `${counted(later, "later row")} ${wasOrWere(later)} answered`;
     if (later > 0 && toFile) {
       note(term, `${laterRows} already; ${resumeStatePath(options.out!)} keeps them for --resume, which does not ask for them again.`);
     } else if (later > 0) {

@@ -312,7 +312,7 @@ describe("Look up on the account page", () => {
     expect(await page.locator("#sum-rows").textContent()).toBe("71");
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-not-utf8-1280", { viewport: true });
-    expect(await page.locator("#upload-note").textContent()).toBe('Note: 1 character(s) of late.csv past its start were not UTF-8 and were read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them.');
+    expect(await page.locator("#upload-note").textContent()).toBe('Note: 1 character of late.csv past its start was not UTF-8 and was read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them.');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
-import { counted } from "@iccid/core";
+import { counted, wasOrWere } from "@iccid/core";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
 import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
 import { recordServerWideChange } from "../operator-origin.js";
@@ -50,7 +50,7 @@ export function issuersCommand(): Command {
         return count;
       });
       const missing = new Set(prefixes).size - removed;
-      process.stdout.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${missing === 1 ? "was" : "were"} not imported)` : ""}; ${APPLIES}\n`);
+      process.stdout.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${wasOrWere(missing)} not imported)` : ""}; ${APPLIES}\n`);
     });
   issuers.addCommand(unknownIssuersCommand());
   return issuers;
