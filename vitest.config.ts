@@ -11,7 +11,7 @@ const projects: TestProjectConfiguration[] = [
   "hardening/vitest.config.ts",
   "packaging/vitest.config.ts",
   // The repository's own scripts (scripts/*.mjs) that have tests.
-  { test: { name: "scripts", root: "./scripts", include: ["*.test.mjs"] } },
+  { test: { name: "scripts", root: "./scripts", include: ["*.test.mjs"], globalSetup: ["../vitest.build-setup.ts"] } },
 ];
 if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
   projects.push({

@@ -3,9 +3,8 @@
 // (`npm start -- --port 9000`; ICCID_PORT and the other ICCID_* variables apply as usual).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT } from "./toolchain.mjs";
+import { childEnv, ensureBuilt, ensureInstalled, relay, ROOT } from "./toolchain.mjs";
 
-ensurePnpm();
 ensureInstalled();
 ensureBuilt(["core", "server"]);
 const server = spawn(process.execPath, [join(ROOT, "packages/server/dist/bin.js"), "start", ...process.argv.slice(2)], {

@@ -37,14 +37,27 @@ function must(command, args, options) {
   }
 }
 
-/** The pnpm of package.json's packageManager: the one on PATH when its major matches, else a private copy in .tools/. */
+let pnpmChecked = false;
+
+/**
+ * The pnpm of package.json's packageManager: the one on PATH when its major matches, else a private copy in
+ * .tools/. Checked once per process, and only when pnpm is about to run: asking it costs a Node start.
+ */
 export function ensurePnpm() {
+  if (pnpmChecked) return;
+  pnpmChecked = true;
   const wanted = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).packageManager.replace(/^pnpm@/, "");
   const major = wanted.split(".")[0];
   const found = spawnSync("pnpm", ["--version"], { env: childEnv(), encoding: "utf8", shell: process.platform === "win32" });
   if (found.status === 0 && found.stdout.trim().split(".")[0] === major) return;
   say(`--- installing pnpm ${wanted} into .tools/ (no pnpm ${major} on PATH)`);
   must("npm", ["install", "--prefix", TOOLS, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `pnpm@${wanted}`]);
+}
+
+/** Runs pnpm, found or fetched first; exits with its status when it fails. */
+function pnpm(args) {
+  ensurePnpm();
+  must("pnpm", args);
 }
 
 function mtime(path) {
@@ -71,7 +84,7 @@ export function ensureInstalled() {
   const installed = mtime(join(ROOT, "node_modules", ".modules.yaml"));
   if (!process.env.CI && installed && manifests.every((file) => mtime(file) <= installed)) return;
   say("--- pnpm install --frozen-lockfile");
-  must("pnpm", ["install", "--frozen-lockfile"]);
+  pnpm(["install", "--frozen-lockfile"]);
 }
 
 /** Builds each package whose src/ (or web/, tsconfig, manifest) is newer than its dist/; the rest stay as they are. */
@@ -82,7 +95,7 @@ export function ensureBuilt(packages = PACKAGES) {
     const sources = Math.max(newest(join(dir, "src")), newest(join(dir, "web")), mtime(join(dir, "package.json")), mtime(join(dir, "tsconfig.build.json")));
     if (built && sources <= built) continue;
     say(`--- building @iccid/${name} (${built ? "sources changed" : "no dist/ yet"})`);
-    must("pnpm", ["--silent", "--filter", `@iccid/${name}`, "run", "build"]);
+    pnpm(["--silent", "--filter", `@iccid/${name}`, "run", "build"]);
   }
 }
 
