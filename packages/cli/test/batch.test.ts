@@ -45,7 +45,7 @@ describe("iccid batch on a messy CSV", () => {
     const run = await iccid(["batch", input, "--errors", errors], { env });
     expect(run.code).toBe(3); // one malformed row
     const rows = csv(run.stdout);
-    expect(rows[0]).toEqual(["customer", "ICCID", "note", "iccid", "valid", "luhn", "length", "calling_code", "country_iso2", "country", "issuer_prefix", "issuer", "issuer_source", "account_number", "warnings", "error_code", "error",
+    expect(rows[0]).toEqual(["customer", "ICCID", "note", "lookup_iccid", "valid", "luhn", "length", "calling_code", "country_iso2", "country", "issuer_prefix", "issuer", "issuer_source", "account_number", "warnings", "error_code", "error",
       "issuer_registered_name", "issuer_origin", "issuer_confidence", "home_mcc", "home_mnc", "expected_check_digit", "missing_check_digit", "issuer_country_iso2"]);
     expect(rows).toHaveLength(6);
     expect(rows.map((r) => r.length)).toEqual(Array(6).fill(25));

@@ -52,4 +52,9 @@ describe("answersHeader", () => {
     expect(header.slice(0, 3)).toEqual(["iccid", "customer", "lookup_iccid"]);
     expect(header.slice(3)).toEqual(LOOKUP_ROW_COLUMNS.slice(1));
   });
+
+  it("takes names that differ only in case as the same, and prefixes until a name is free", () => {
+    expect(answersHeader(["ICCID", "Valid"]).slice(0, 5)).toEqual(["ICCID", "Valid", "lookup_iccid", "lookup_valid", "luhn"]);
+    expect(answersHeader(["iccid", "Lookup_ICCID"])[2]).toBe("lookup_lookup_iccid");
+  });
 });

@@ -101,9 +101,11 @@ export function detectCsvLayout(first: string[], second: string[] | undefined, c
 
 /**
  * The header of a file of answers: the input's columns, then the lookup row's. A lookup column whose name
- * the input already uses (an input "iccid" column is common) gets a `lookup_` prefix, so names stay unique.
+ * the input already uses (an input "iccid" or "ICCID" column is common) gets a `lookup_` prefix, as often
+ * as it takes, so that names stay unique without regard to case, as spreadsheets and SQL imports read them.
  */
 export function answersHeader(inputColumns: readonly string[]): string[] {
-  const taken = new Set(inputColumns);
-  return [...inputColumns, ...LOOKUP_ROW_COLUMNS.map((name) => (taken.has(name) ? `lookup_${name}` : name))];
+  const taken = new Set(inputColumns.map((name) => name.toLowerCase()));
+  const unique = (name: string): string => (taken.has(name) ? unique(`lookup_${name}`) : name);
+  return [...inputColumns, ...LOOKUP_ROW_COLUMNS.map(unique)];
 }
