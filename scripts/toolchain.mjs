@@ -54,9 +54,10 @@ export function ensurePnpm() {
   must("npm", ["install", "--prefix", TOOLS, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `pnpm@${wanted}`]);
 }
 
-/** Runs pnpm, found or fetched first; exits with its status when it fails. */
-function pnpm(args) {
+/** Runs pnpm, found or fetched first, after saying `line`; exits with its status when it fails. */
+function pnpm(line, args) {
   ensurePnpm();
+  say(line);
   must("pnpm", args);
 }
 
@@ -83,8 +84,7 @@ export function ensureInstalled() {
   const manifests = [join(ROOT, "pnpm-lock.yaml"), join(ROOT, "package.json"), ...PACKAGES.map((p) => join(ROOT, "packages", p, "package.json"))];
   const installed = mtime(join(ROOT, "node_modules", ".modules.yaml"));
   if (!process.env.CI && installed && manifests.every((file) => mtime(file) <= installed)) return;
-  say("--- pnpm install --frozen-lockfile");
-  pnpm(["install", "--frozen-lockfile"]);
+  pnpm("--- pnpm install --frozen-lockfile", ["install", "--frozen-lockfile"]);
 }
 
 /** Builds each package whose src/ (or web/, tsconfig, manifest) is newer than its dist/; the rest stay as they are. */
@@ -94,8 +94,7 @@ export function ensureBuilt(packages = PACKAGES) {
     const built = mtime(join(dir, "dist", "index.js"));
     const sources = Math.max(newest(join(dir, "src")), newest(join(dir, "web")), mtime(join(dir, "package.json")), mtime(join(dir, "tsconfig.build.json")));
     if (built && sources <= built) continue;
-    say(`--- building @iccid/${name} (${built ? "sources changed" : "no dist/ yet"})`);
-    pnpm(["--silent", "--filter", `@iccid/${name}`, "run", "build"]);
+    pnpm(`--- building @iccid/${name} (${built ? "sources changed" : "no dist/ yet"})`, ["--silent", "--filter", `@iccid/${name}`, "run", "build"]);
   }
 }
 
