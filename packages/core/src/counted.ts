@@ -1,5 +1,5 @@
-// Counts as the command lines (`iccid`, `iccid-server`) write them for people: one locale, whatever the
-// machine's, so that output and the tests that read it do not move with the user's settings.
+// Counts as the command lines (`iccid`, `iccid-server`) and core's notes say them to people: one locale,
+// whatever the machine's, so that output and the tests that read it do not move with the user's settings.
 
 /** A number with thousands separators: 1,234,567. */
 export const formatCount = (n: number): string => n.toLocaleString("en-US");
