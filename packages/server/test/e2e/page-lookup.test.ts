@@ -218,6 +218,23 @@ describe("Look up on the account page", () => {
     await page.context().close();
   });
 
+  it("says that a card under an international code has no country, and names its issuer's own", async () => {
+    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
+    // A 1NCE card: +882 names no country, and 1NCE is German.
+    await page.getByLabel("ICCIDs").fill("89882806660004909182");
+    await page.getByRole("button", { name: "Look up", exact: true }).click();
+    const card = page.locator(".answer-card");
+    await expect.poll(() => card.textContent()).toContain("This is a valid ICCID");
+    expect((await card.locator("dd").allTextContents()).slice(0, 2)).toEqual([
+      "None: calling code +882 is for international networks, not a country",
+      "1NCE (listed as 1NCE GmbH) · based in Germany (DE)",
+    ]);
+    await card.evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-international-1280", { viewport: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("Cancel stops after the chunk asked for, keeping every row answered, in order", async () => {
     const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
     const path = join(dir, "sims-30000.csv");

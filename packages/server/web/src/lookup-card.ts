@@ -30,6 +30,23 @@ function verdict(result: LookupResult): string {
   return "This is not a valid ICCID: its last digit, the check digit, does not match the digits before it.";
 }
 
+/**
+ * The country whose numbering the card uses, and its calling code. Under an international code there is
+ * none: the answer then names no country but its issuer's own (docs/api.md, "The lookup result").
+ */
+function countryWords({ country, issuer, calling_code: code }: LookupResult): string {
+  const dialled = code ? ` · calling code +${code}` : "";
+  if (country) return `${country.name} (${country.iso2})${dialled}`;
+  return issuer?.country && code ? `None: calling code +${code} is for international networks, not a country` : `Not known${dialled}`;
+}
+
+/** The issuer's name, the name it is registered under, and its own country where the number's is another. */
+function issuerWords(issuer: Issuer, country: LookupResult["country"]): string {
+  const listed = issuer.registered_name ? ` (listed as ${issuer.registered_name})` : "";
+  const home = issuer.country && issuer.country.iso2 !== country?.iso2 ? ` · based in ${issuer.country.name} (${issuer.country.iso2})` : "";
+  return `${issuer.name}${listed}${home}`;
+}
+
 /** What would make a number that fails its check pass, when the answer says. */
 function remedies(result: LookupResult): HTMLElement | null {
   const { expected_check_digit: expected, missing_check_digit: missing } = result.checks;
@@ -54,12 +71,8 @@ export function answerCard(result: LookupResult): HTMLElement {
     h(
       "dl",
       { class: "answer-facts" },
-      ...line("Country", country ? `${country.name} (${country.iso2})` : "Not known", result.calling_code ? ` · calling code +${result.calling_code}` : ""),
-      ...line(
-        "Issuer",
-        issuer ? issuer.name : "Not known: no source names this number's issuer prefix",
-        issuer?.registered_name ? ` (listed as ${issuer.registered_name})` : "",
-      ),
+      ...line("Country", countryWords(result)),
+      ...line("Issuer", issuer ? issuerWords(issuer, country) : "Not known: no source names this number's issuer prefix"),
       ...(issuer
         ? [
             ...line("Issuer prefix", h("code", {}, issuer.prefix)),
