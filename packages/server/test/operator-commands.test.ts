@@ -16,6 +16,13 @@ function run(args: string[], input?: string) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The command on a pseudo-terminal (util-linux `script`), as an operator types it: its output, CRLFs made LFs. */
+function runOnTty(args: string[]): string {
+  const command = [process.execPath, SERVER_BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
+  const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
+  return r.stdout.replace(/\r\n/g, "\n");
+}
+
 const plans = () => JSON.parse(run(["plan", "list", "--json"]).stdout) as Array<Record<string, unknown>>;
 
 beforeAll(() => {
@@ -31,6 +38,8 @@ describe("operator commands", () => {
   it("list plans, starting with the documented default", () => {
     expect(plans()).toEqual([{ name: "standard", rate_limit: 600, window_seconds: 60, monthly_lookups: 100_000 }]);
     expect(run(["plan", "list"]).stdout).toBe("standard\t600\t60\t100000\n");
+    // On a terminal, under a header.
+    expect(runOnTty(["plan", "list"])).toBe("NAME      REQUESTS  WINDOW (S)  MONTHLY LOOKUPS\nstandard  600       60          100000\n");
   });
 
   it("create a plan only with all its numbers, and change one number keeping the others", () => {

@@ -3,6 +3,7 @@ import { Accounts } from "../../services/accounts.js";
 import { DEFAULT_PLAN } from "../../settings.js";
 import { rfc3339, systemClock } from "../../time.js";
 import { chosenPassword } from "../input.js";
+import { printListing } from "../listing.js";
 import { operatorOrigin } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 import { describePlan } from "./plan.js";
@@ -63,7 +64,7 @@ export function accountCommand(): Command {
       const rows = await withStore(command, (store) => store.listAccounts());
       const view = rows.map((a) => ({ id: a.id, email: a.email, status: a.subscription.status, plan: a.subscription.plan, created_at: rfc3339(a.created_at) }));
       if (opts.json) process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-      else for (const a of view) process.stdout.write(`${a.id}\t${a.email}\t${a.status}\t${a.plan}\t${a.created_at}\n`);
+      else printListing(["ID", "EMAIL", "STATUS", "PLAN", "CREATED"], view.map((a) => [a.id, a.email, a.status, a.plan, a.created_at]));
     });
   return account;
 }

@@ -4,13 +4,14 @@ import { Accounts } from "../../services/accounts.js";
 import { AuditTrail } from "../../services/audit-trail.js";
 import { systemClock } from "../../time.js";
 import { auditSince } from "../audit-since.js";
+import { printListing } from "../listing.js";
 import { resolveSettings } from "../settings.js";
 import { withStore } from "../store-access.js";
 
-/** One event a line: when, action, actor, target, address, User-Agent (tab-separated, "-" for none). */
-function eventLine(e: AuditEvent): string {
+/** An event's row: when, action, actor, target, address, User-Agent ("-" for none). */
+function eventRow(e: AuditEvent): string[] {
   const actor = e.actor.id === undefined ? e.actor.type : `${e.actor.type}:${e.actor.id}`;
-  return [e.at, e.action, actor, e.target ?? "-", e.ip ?? "-", e.user_agent ?? "-"].join("\t");
+  return [e.at, e.action, actor, e.target ?? "-", e.ip ?? "-", e.user_agent ?? "-"];
 }
 
 export function auditCommand(): Command {
@@ -31,6 +32,6 @@ export function auditCommand(): Command {
         });
       });
       if (opts.json) process.stdout.write(`${JSON.stringify(events, null, 2)}\n`);
-      else for (const e of events) process.stdout.write(`${eventLine(e)}\n`);
+      else printListing(["WHEN", "ACTION", "ACTOR", "TARGET", "FROM", "USER-AGENT"], events.map(eventRow));
     });
 }

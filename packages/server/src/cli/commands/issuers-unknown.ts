@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { IccidDecoder } from "../../decode/decoder.js";
 import { floorDay, rfc3339, systemClock } from "../../time.js";
 import { auditSince } from "../audit-since.js";
+import { printListing } from "../listing.js";
 import { withStore } from "../store-access.js";
 
 /** Whether the decoder now names an issuer for a prefix (a number under it, its other digits zeros). */
@@ -34,7 +35,7 @@ export function unknownIssuersCommand(): Command {
         process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
         return;
       }
-      for (const r of listed) process.stdout.write(`${r.prefix}\t${r.count}\t${r.first_seen}\t${r.last_seen}\n`);
-      process.stdout.write(`${counted(listed.length, "unknown prefix", "unknown prefixes")} since ${rfc3339(since)}\n`);
+      printListing(["PREFIX", "LOOKUPS", "FIRST SEEN", "LAST SEEN"], listed.map((r) => [r.prefix, String(r.count), r.first_seen, r.last_seen]));
+      process.stderr.write(`${counted(listed.length, "unknown prefix", "unknown prefixes")} since ${rfc3339(since)}\n`);
     });
 }

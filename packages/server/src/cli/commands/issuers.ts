@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { counted, wasOrWere } from "@iccid/core";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
 import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
+import { printListing } from "../listing.js";
 import { recordServerWideChange } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 import { unknownIssuersCommand } from "./issuers-unknown.js";
@@ -28,9 +29,8 @@ export function issuersCommand(): Command {
     .description("show the imported prefixes")
     .action(async (_opts, command: Command) => {
       const prefixes = await withStore(command, (store) => store.listCustomPrefixes());
-      const width = Math.max(6, ...prefixes.map((p) => p.prefix.length));
-      for (const p of prefixes) process.stdout.write(`${p.prefix.padEnd(width)}  ${(p.country_iso2 ?? "--").padEnd(2)}  ${p.name}\n`);
-      process.stdout.write(`${counted(prefixes.length, "custom prefix", "custom prefixes")}\n`);
+      printListing(["PREFIX", "COUNTRY", "NAME"], prefixes.map((p) => [p.prefix, p.country_iso2 ?? "-", p.name]));
+      process.stderr.write(`${counted(prefixes.length, "custom prefix", "custom prefixes")}\n`);
     });
   issuers
     .command("export")

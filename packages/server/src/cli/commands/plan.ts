@@ -3,6 +3,7 @@ import { counted } from "@iccid/core";
 import { DEFAULT_PLAN } from "../../settings.js";
 import type { Plan } from "../../store/store.js";
 import { UsageError, wholeNumber } from "../input.js";
+import { printListing } from "../listing.js";
 import { recordServerWideChange } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 
@@ -63,7 +64,7 @@ export function planCommand(): Command {
     .action(async (opts: { json?: boolean }, command: Command) => {
       const plans = await withStore(command, (store) => store.listPlans());
       if (opts.json) process.stdout.write(`${JSON.stringify(plans, null, 2)}\n`);
-      else for (const p of plans) process.stdout.write(`${p.name}\t${p.rate_limit}\t${p.window_seconds}\t${p.monthly_lookups}\n`);
+      else printListing(["NAME", "REQUESTS", "WINDOW (S)", "MONTHLY LOOKUPS"], plans.map((p) => [p.name, String(p.rate_limit), String(p.window_seconds), String(p.monthly_lookups)]));
     });
   return plan;
 }

@@ -1,0 +1,24 @@
+/** Where a listing goes: stdout, or any stream that says whether it is a terminal. */
+export interface ListingOut {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/**
+ * A list command's rows on stdout. Into a pipe or a file: tab-separated, one row a line, no header, for
+ * scripts (a tab or line break inside a cell becomes a space, so a line is always one row of its columns).
+ * On a terminal: under a header, each column as wide as its widest cell, for people. `--json` gives every
+ * field either way.
+ */
+export function printListing(header: readonly string[], rows: readonly (readonly string[])[], out: ListingOut = process.stdout): void {
+  const lines = rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]/g, " ")));
+  if (!out.isTTY) {
+    out.write(lines.map((cells) => `${cells.join("\t")}\n`).join(""));
+    return;
+  }
+  const table = [header, ...lines];
+  const width = (cell: string) => [...cell].length;
+  const widths = header.map((_, column) => Math.max(...table.map((cells) => width(cells[column] ?? ""))));
+  const padded = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + " ".repeat(widths[column]! - width(cell)))).join("  ");
+  out.write(table.map((cells) => `${padded(cells)}\n`).join(""));
+}
