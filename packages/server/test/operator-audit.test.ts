@@ -75,10 +75,10 @@ describe("the operator and the audit trail", () => {
     const csv = join(dir, "removable.csv");
     writeFileSync(csv, "8944999,Removable MVNO\n");
     expect(run(["issuers", "import", csv]).status).toBe(0);
-    expect(run(["issuers", "remove", "8944999"]).stdout).toMatch(/^removed 1 prefix;/);
+    expect(run(["issuers", "remove", "8944999"]).stderr).toMatch(/^removed 1 prefix;/);
     expect(newest()).toMatchObject({ action: "prefixes.removed", actor: operator, ip: null, user_agent: null });
     const before = run(["audit", "--json"]).stdout;
-    expect(run(["issuers", "remove", "8944999"]).stdout).toMatch(/^removed 0 prefixes \(1 was not imported\);/);
+    expect(run(["issuers", "remove", "8944999"]).stderr).toMatch(/^removed 0 prefixes \(1 was not imported\);/);
     expect(run(["audit", "--json"]).stdout).toBe(before);
   });
 

@@ -49,7 +49,7 @@ describe("operator commands", () => {
     expect(plans().map((p) => p.name)).toEqual(["standard"]);
 
     const created = run(["plan", "set", "pro", "--rate-limit", "1200", "--window", "60", "--monthly-lookups", "1000000"]);
-    expect(created.stdout).toBe("plan pro: 1,200 requests / 60 s, 1,000,000 lookups / month\n");
+    expect(created).toMatchObject({ stdout: "", stderr: "plan pro: 1,200 requests / 60 s, 1,000,000 lookups / month\n" });
 
     expect(run(["plan", "set", "pro", "--monthly-lookups", "2000000"]).status).toBe(0);
     expect(plans()).toContainEqual({ name: "pro", rate_limit: 1200, window_seconds: 60, monthly_lookups: 2_000_000 });
@@ -70,7 +70,7 @@ describe("operator commands", () => {
     expect(run(["account", "plan", "--email", "nobody@example.test", "bulk"]).stderr).toMatch(/no account with email/);
 
     const moved = run(["account", "plan", "--email", "buyer@example.test", "bulk"]);
-    expect(moved.stdout).toBe("buyer@example.test: plan bulk: 1,200 requests / 60 s, 2,000,000 lookups / month\n");
+    expect(moved).toMatchObject({ stdout: "", stderr: "buyer@example.test: plan bulk: 1,200 requests / 60 s, 2,000,000 lookups / month\n" });
     const listed = JSON.parse(run(["account", "list", "--json"]).stdout) as Array<{ email: string; plan: string }>;
     expect(listed.find((a) => a.email === "buyer@example.test")?.plan).toBe("bulk");
 

@@ -30,7 +30,7 @@ export function accountCommand(): Command {
     .requiredOption("--email <email>", "account email")
     .action(async (planName: string, opts: { email: string }, command: Command) => {
       const plan = await withStore(command, (store) => new Accounts(store, systemClock).changePlan(opts.email, planName, operatorOrigin()));
-      process.stdout.write(`${opts.email}: plan ${describePlan(plan)}\n`);
+      process.stderr.write(`${opts.email}: plan ${describePlan(plan)}\n`);
     });
   account
     .command("password")
@@ -54,7 +54,7 @@ export function accountCommand(): Command {
     .addOption(new Option("--status <status>", "new status").choices(STATUSES).makeOptionMandatory())
     .action(async (opts: { email: string; status: "active" | "canceled" | "past_due" }, command: Command) => {
       await withStore(command, (store) => new Accounts(store, systemClock).setStatus(opts.email, opts.status, operatorOrigin()));
-      process.stdout.write(`${opts.email}: ${opts.status}\n`);
+      process.stderr.write(`${opts.email}: ${opts.status}\n`);
     });
   account
     .command("list")

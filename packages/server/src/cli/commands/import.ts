@@ -9,6 +9,6 @@ export function importCommand(): Command {
     .description("load an export into an empty database (use - for standard input)")
     .action(async (file: string, _opts, command: Command) => {
       const count = await withStore(command, (store) => importRows(store, file), { seedPlan: false });
-      process.stdout.write(`imported ${counted(count, "row")}\n`);
+      process.stderr.write(`imported ${counted(count, "row")}\n`);
     });
 }

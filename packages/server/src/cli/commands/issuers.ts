@@ -22,7 +22,7 @@ export function issuersCommand(): Command {
         await (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes));
         await recordServerWideChange(store, "prefixes.imported");
       });
-      process.stdout.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
+      process.stderr.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
     });
   issuers
     .command("list")
@@ -50,7 +50,7 @@ export function issuersCommand(): Command {
         return count;
       });
       const missing = new Set(prefixes).size - removed;
-      process.stdout.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${wasOrWere(missing)} not imported)` : ""}; ${APPLIES}\n`);
+      process.stderr.write(`removed ${counted(removed, "prefix", "prefixes")}${missing > 0 ? ` (${missing} ${wasOrWere(missing)} not imported)` : ""}; ${APPLIES}\n`);
     });
   issuers.addCommand(unknownIssuersCommand());
   return issuers;

@@ -55,7 +55,7 @@ export function planCommand(): Command {
         if (!existing || LIMITS.some((limit) => existing[limit] !== next[limit])) await recordServerWideChange(store, "plans.set", name);
         return next;
       });
-      process.stdout.write(`plan ${describePlan(saved)}\n`);
+      process.stderr.write(`plan ${describePlan(saved)}\n`);
     });
   plan
     .command("list")
