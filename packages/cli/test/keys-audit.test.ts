@@ -58,7 +58,7 @@ describe("iccid keys create --scope --expires, keys roll --grace, audit", () => 
     const trail = await iccid(["audit", "--json"], { env });
     expect(trail.code, trail.stderr).toBe(0);
     const events = JSON.parse(trail.stdout) as Array<{ action: string; target?: string }>;
-    expect(events.map((e) => e.action)).toEqual(["key.rolled", "key.created", "session.created", "key.created"]);
+    expect(events.map((e) => e.action)).toEqual(["key.rolled", "key.created", "session.created", "key.created", "account.created"]);
     expect(events[0]!.target).toBe(record.id);
     for (const secret of [record.key, successor.key]) expect(trail.stdout).not.toContain(secret);
 
@@ -67,7 +67,7 @@ describe("iccid keys create --scope --expires, keys roll --grace, audit", () => 
     expect(lines).toHaveLength(2);
     expect(lines[0]!.split("\t").slice(1, 2)).toEqual(["key.rolled"]);
     const every = JSON.parse((await iccid(["audit", "--all", "--json"], { env })).stdout);
-    expect(every).toHaveLength(4);
+    expect(every).toHaveLength(5);
   });
 
   it("refuses a bad --scope, --expires, --grace or --limit as a usage error (2) before any request", async () => {

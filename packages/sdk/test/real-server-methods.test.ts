@@ -235,7 +235,7 @@ describe("session and keys", () => {
     expect(firstPage.next_cursor).not.toBeNull();
     const all = [];
     for await (const event of c.audit.all({ limit: 2 })) all.push(event);
-    expect(all.map((e) => e.action)).toEqual(["key.rolled", "key.created", "session.created", "key.created"]);
+    expect(all.map((e) => e.action)).toEqual(["key.rolled", "key.created", "session.created", "key.created", "account.created"]);
     expect(all[0]).toMatchObject({ actor: { type: "session" }, ip: "127.0.0.1", target: scoped.id });
   });
 

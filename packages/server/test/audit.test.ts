@@ -55,6 +55,7 @@ describe("GET /api/v1/audit", () => {
       "session.created",
       "session.failed",
       "key.created", // the test helper's key, made by the server itself
+      "account.created", // the test helper's account, likewise
     ]);
     expect(page.body.next_cursor).toBeNull();
     const [, ended, revoked, rolledEvent, createdEvent, signedIn, failure, helperKey] = events;
@@ -80,9 +81,14 @@ describe("GET /api/v1/audit", () => {
   it("pages with limit and an opaque cursor, without gaps or repeats; 422 naming limit or cursor when bad", async () => {
     const user = await server.createAccount();
     const cookie = await signIn(user);
-    for (let i = 0; i < 4; i++) await call(server.url, "POST", "/api/v1/keys", { cookie, body: { name: `k${i}` } }); // same instant: ties broken by id
-    const all = (await audit(cookie, "?limit=100")).body.events.map((e: { id: string }) => e.id);
-    expect(all).toHaveLength(6);
+    // Eight keys at the same instant: the trail keeps them in the order they were made, newest first.
+    const made: string[] = [];
+    for (let i = 0; i < 8; i++) made.push((await call(server.url, "POST", "/api/v1/keys", { cookie, body: { name: `k${i}` } })).body.id);
+    const events = (await audit(cookie, "?limit=100")).body.events as Array<{ id: string; action: string; target?: string }>;
+    expect(events.filter((e) => e.action === "key.created").map((e) => e.target)).toEqual([...made.reverse(), expect.stringMatching(/^key_/)]);
+    expect(events.slice(-2).map((e) => e.action)).toEqual(["key.created", "account.created"]); // the test helper's, also at one instant
+    const all = events.map((e) => e.id);
+    expect(all).toHaveLength(11);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -92,7 +98,7 @@ describe("GET /api/v1/audit", () => {
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen).toEqual(all);
-    expect((await audit(cookie)).body.events).toHaveLength(6); // default 50
+    expect((await audit(cookie)).body.events).toHaveLength(11); // default 50
 
     for (const [query, pointer] of [
       ["?limit=0", "/limit"],

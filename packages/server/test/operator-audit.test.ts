@@ -53,7 +53,7 @@ describe("the operator and the audit trail", () => {
     const trail = run(["audit", "--email", email, "--json"]);
     expect(trail.status, trail.stderr).toBe(0);
     const events = JSON.parse(trail.stdout) as Array<Record<string, unknown>>;
-    expect(events.map((e) => e.action)).toEqual(["password.changed", "subscription.changed", "plan.changed", "key.created"]);
+    expect(events.map((e) => e.action)).toEqual(["password.changed", "subscription.changed", "plan.changed", "key.created", "account.created"]);
     for (const e of events) expect(e).toMatchObject({ actor: operator, ip: null, user_agent: null });
     expect(events[3]!.target).toMatch(/^key_/);
     for (const secret of [key.stdout.trim(), "first-long-password", "second-long-password"]) expect(trail.stdout).not.toContain(secret);
@@ -62,8 +62,8 @@ describe("the operator and the audit trail", () => {
     const everything = run(["audit"]);
     const lines = everything.stdout.trim().split("\n");
     expect(lines[0]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[\\d:]+Z\\tprefixes\\.imported\\toperator:${operator.id}\\t-\\t-\\t-$`));
-    expect(lines).toHaveLength(5);
-    expect(run(["audit", "--since", "1h"]).stdout.trim().split("\n")).toHaveLength(5);
+    expect(lines).toHaveLength(6);
+    expect(run(["audit", "--since", "1h"]).stdout.trim().split("\n")).toHaveLength(6);
     expect(run(["audit", "--since", "2099-01-01"]).stdout).toBe("");
 
     const list = run(["audit", "--email", "nobody@example.test"]);

@@ -5,6 +5,7 @@ import type * as Wire from "../types/audit.js";
 
 /** Every action the audit trail records. */
 export const AUDIT_ACTIONS = [
+  "account.created",
   "session.created",
   "session.failed",
   "session.ended",

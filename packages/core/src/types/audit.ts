@@ -1,5 +1,6 @@
 /** What an audit event records. */
 export type AuditAction =
+  | "account.created"
   | "session.created"
   | "session.failed"
   | "session.ended"

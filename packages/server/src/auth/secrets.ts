@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
 }
 
 /** An opaque id with its type prefix, e.g. `acc_3kT…`. */
-export function newId(prefix: "acc" | "key" | "evt"): string {
+export function newId(prefix: "acc" | "key"): string {
   return `${prefix}_${randomBase62(20)}`;
 }
 

@@ -17,7 +17,8 @@ export class Accounts {
     private readonly audit = new AuditTrail(store, clock),
   ) {}
 
-  async create(input: { email: string; password: string; plan: string; status?: SubscriptionStatus }): Promise<Account> {
+  /** Opens an account with its subscription, the first event on its audit trail. */
+  async create(input: { email: string; password: string; plan: string; status?: SubscriptionStatus }, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<Account> {
     const email = input.email.trim().toLowerCase();
     if (!EMAIL_PATTERN.test(email) || email.length > 254) {
       throw new InvalidInput([{ field: ["email"], code: "invalid_email", detail: "is not an email address" }], `not an email address: ${input.email}`);
@@ -33,6 +34,7 @@ export class Accounts {
       account,
       subscription: { account_id: account.id, status: input.status ?? "active", plan: input.plan, period_anchor: now },
     });
+    await this.audit.record(account.id, "account.created", origin);
     return account;
   }
 

@@ -1,5 +1,5 @@
 import type { AuditAction, AuditEvent, AuditPage } from "@iccid/core";
-import { newId } from "../auth/secrets.js";
+import { monotonicFactory } from "ulid";
 import type { AuditOrigin } from "../domain/audit-origin.js";
 import { InvalidInput } from "../domain/refusals.js";
 import type { AuditRow, AuditStore } from "../store/store.js";
@@ -10,6 +10,12 @@ const DAY_MS = 86_400_000;
 const SWEEP_INTERVAL_MS = 3_600_000;
 /** A User-Agent is kept to this many characters, control characters dropped. */
 const USER_AGENT_MAX = 256;
+/**
+ * An event's id sorts after every id this process made before it, also within one millisecond, so the
+ * trail's order (time, then id) is the order the events were recorded in: an account is created before
+ * its first key even when both happen in the same millisecond.
+ */
+const nextEventId = monotonicFactory();
 
 /**
  * The audit trail: who did what to an account, when and from where. It records actions, never their
@@ -29,7 +35,7 @@ export class AuditTrail {
   async record(accountId: string | null, action: AuditAction, origin: AuditOrigin, target?: string): Promise<void> {
     const at = this.clock.now();
     await this.store.insertAuditEvent({
-      id: newId("evt"),
+      id: `evt_${nextEventId(at)}`,
       account_id: accountId,
       at,
       action,

@@ -73,6 +73,7 @@ describe.each([
       "key.created",
       "session.created",
       "key.created",
+      "account.created",
     ]);
     await expect.poll(() => items.first().textContent()).toContain("Key rolled");
     expect(await items.nth(2).textContent()).toContain("from 127.0.0.1");

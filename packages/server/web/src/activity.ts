@@ -4,6 +4,7 @@ import { byId, h, showError } from "./dom.js";
 import { formatInstant, formatInstantShort } from "./format.js";
 
 const ACTION_WORDS: Record<AuditAction, string> = {
+  "account.created": "Account created",
   "session.created": "Signed in",
   "session.failed": "Sign-in failed (wrong password)",
   "session.ended": "Signed out",
