@@ -27,4 +27,11 @@ describe("a list command's rows", () => {
     ]);
     expect(printed(true, [])).toBe("PREFIX  COUNTRY  NAME\n");
   });
+
+  it("are aligned on a terminal however many there are (a year's server-wide audit trail)", () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => [String(i), "-", "name"]);
+    const lines = printed(true, many).split("\n");
+    expect(lines).toHaveLength(300_002);
+    expect(lines[300_000]).toBe("299999  -        name");
+  });
 });

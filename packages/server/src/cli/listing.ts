@@ -18,7 +18,8 @@ export function printListing(header: readonly string[], rows: readonly (readonly
   }
   const table = [header, ...lines];
   const width = (cell: string) => [...cell].length;
-  const widths = header.map((_, column) => Math.max(...table.map((cells) => width(cells[column] ?? ""))));
+  // A reduce, not Math.max(...): a server-wide audit trail may have more rows than a call takes arguments.
+  const widths = header.map((_, column) => table.reduce((widest, cells) => Math.max(widest, width(cells[column] ?? "")), 0));
   const padded = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + " ".repeat(widths[column]! - width(cell)))).join("  ");
   out.write(table.map((cells) => `${padded(cells)}\n`).join(""));
 }
