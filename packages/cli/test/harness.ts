@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { onTerminal, shellQuote } from "@iccid/server/testing";
 import { expect } from "vitest";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -89,16 +90,10 @@ export function iccidReadSlowly(args: readonly string[], options: RunOptions = {
   return collect(child);
 }
 
-const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-
-/**
- * Runs the binary on a pseudo-terminal through util-linux `script`, so stdout and stderr are TTYs as
- * in a user's shell. Both streams arrive merged in `stdout`, with CRLF line ends.
- */
+/** Runs the binary on a terminal (`onTerminal`): both streams arrive merged in `stdout`, with CRLF line ends. */
 export function iccidOnTty(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  // A pty starts with no size; give it one, as a terminal window would.
-  const command = `stty cols ${options.columns ?? 160} rows 50; ` + [process.execPath, BIN, ...args].map(shellQuote).join(" ");
-  const child = spawn("script", ["-qec", command, "/dev/null"], {
+  const [command, argv] = onTerminal([process.execPath, BIN, ...args], options.columns);
+  const child = spawn(command, argv, {
     env: cleanEnv(options.env),
     cwd: options.cwd ?? REPO_ROOT,
   });

@@ -30,6 +30,7 @@ export {
 } from "./server-process.js";
 export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchema } from "./postgres.js";
 export { TcpRelay } from "./tcp-relay.js";
+export { onTerminal, shellQuote } from "./terminal.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";
 export { exchange, neverReading, rawJsonPost, responses, splitResponses, type RawResponse } from "./raw-http.js";

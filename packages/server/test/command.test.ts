@@ -53,6 +53,12 @@ describe("iccid-server", { timeout: 120_000 }, () => {
 
     expect(await stopServerProcess(server)).toBe(0);
     expect(server.stdout()).toMatch(/"msg":"stopped"/);
+    // The owner's trail starts with the server's own acts: the account, then its key.
+    const trail = JSON.parse(run(["audit", "--email", email, "--json"]).stdout) as Array<{ action: string; actor: unknown }>;
+    expect(trail.map((e) => [e.action, e.actor])).toEqual([
+      ["key.created", { type: "system" }],
+      ["account.created", { type: "system" }],
+    ]);
 
     const again = await start();
     expect(again.stderr()).not.toMatch(/API key/);

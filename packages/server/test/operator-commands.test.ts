@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killServerProcesses, SERVER_BIN, startServerProcess, stopServerProcess } from "../test-support/index.js";
+import { killServerProcesses, onTerminal, SERVER_BIN, startServerProcess, stopServerProcess } from "../test-support/index.js";
 import { call, sessionCookie } from "./http.js";
 
 // `plan set|list`, `account plan`, `account password` through the built iccid-server on a temp database.
@@ -16,11 +16,10 @@ function run(args: string[], input?: string) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The command on a pseudo-terminal (util-linux `script`), as an operator types it: its output, CRLFs made LFs. */
+/** The command on a terminal, as an operator types it: its output, CRLFs made LFs. */
 function runOnTty(args: string[]): string {
-  const command = [process.execPath, SERVER_BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(" ");
-  const r = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", env: { ...process.env, ICCID_DB: db } });
-  return r.stdout.replace(/\r\n/g, "\n");
+  const [command, argv] = onTerminal([process.execPath, SERVER_BIN, ...args]);
+  return spawnSync(command, argv, { encoding: "utf8", env: { ...process.env, ICCID_DB: db } }).stdout.replace(/\r\n/g, "\n");
 }
 
 const plans = () => JSON.parse(run(["plan", "list", "--json"]).stdout) as Array<Record<string, unknown>>;
