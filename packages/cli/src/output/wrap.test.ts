@@ -28,6 +28,21 @@ describe("help text at the terminal's width", () => {
     expect(text.split(/\s+/).filter(Boolean)).toEqual(FOOTER.split(/\s+/).filter(Boolean));
   });
 
+  it("puts an example's comment above its command when the two do not fit on one line", () => {
+    const footer = `Examples:
+  $ iccid lookup 89441000000000000018 | cut -f4        # piped: tab-separated, no header
+  $ iccid lookup 89441000000000000018                  # one line
+`;
+    expect(reflowHelp(footer, 80).split("\n")).toEqual([
+      "Examples:",
+      "  # piped: tab-separated, no header",
+      "  $ iccid lookup 89441000000000000018 | cut -f4",
+      "  $ iccid lookup 89441000000000000018                  # one line",
+      "",
+    ]);
+    expect(reflowHelp(footer, 100)).toBe(footer);
+  });
+
   it("wraps a value under itself", () => {
     const words = "aaa bbb ccc ddd eee fff ggg hhh iii jjj kkk lll mmm nnn ooo ppp qqq rrr sss ttt uuu vvv www xxx";
     expect(wrapIndented(words, 60, 12)).toBe(

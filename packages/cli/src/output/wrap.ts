@@ -23,6 +23,17 @@ export function wrapAfter(text: string, width: number, indent: number): string {
 /** A line that starts a paragraph of its own: a label such as "Exit status:" or "Examples:". */
 const LABEL = /^[A-Z][A-Za-z ]*:(\s|$)/;
 
+/** An example with a comment beside it: "  $ iccid … | cut -f4        # piped: no header". */
+const COMMENTED = /^(\s+)(\S.*?)\s{2,}(# .*)$/;
+
+/** An indented line (an example) at `width`: wrapped with a deeper indent; a comment that does not fit beside its command goes on its own line above it. */
+function exampleLines(line: string, width: number): string[] {
+  const commented = line.length > width ? COMMENTED.exec(line) : null;
+  if (!commented) return [wrapIndented(line, width, line.length - line.trimStart().length + 4)];
+  const [, indent = "", command = "", comment = ""] = commented;
+  return [wrapIndented(indent + comment, width, indent.length + 2), wrapIndented(indent + command, width, indent.length + 4)];
+}
+
 /**
  * Reflows a help footer for a terminal `width` columns wide. Prose (lines that start at the margin) is
  * joined into paragraphs, broken at blank lines and at labels ("Exit status: …"), and wrapped at word
@@ -38,8 +49,7 @@ export function reflowHelp(text: string, width: number): string {
   for (const line of text.split("\n")) {
     if (line.trim() === "" || /^\s/.test(line)) {
       endParagraph();
-      const indent = line.length - line.trimStart().length;
-      out.push(line.trim() === "" ? "" : wrapIndented(line.trimEnd(), width, indent + 4));
+      out.push(...(line.trim() === "" ? [""] : exampleLines(line.trimEnd(), width)));
       continue;
     }
     if (LABEL.test(line)) endParagraph();
