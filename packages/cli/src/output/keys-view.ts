@@ -6,6 +6,8 @@ import { renderTable, type TableLayout } from "./table.js";
 import { tsvText } from "./tsv.js";
 
 const COLUMNS = ["id", "name", "key", "scopes", "created_at", "expires_at", "last_used_at", "revoked_at"];
+// Too narrow: Created goes first, then Last used, Expires, the key's prefix, Scopes (what a key may do);
+// id, name and state stay.
 const KEYS_LAYOUT: TableLayout = { drop: [4, 6, 5, 2, 3], wrap: [1] };
 
 function cells(key: KeyRecord): string[] {
@@ -52,7 +54,6 @@ export function renderKeys(keys: readonly KeyRecord[], format: OutputFormat, pai
       return tsvText(keys.map(cells));
     case "table":
       if (keys.length === 0) return paint.dim("(no keys)\n");
-      // Too narrow: Scopes go first, then Created, Expires, the key's prefix, Last used; id, name and state stay.
       return renderTable(
         ["ID", "Name", "Key", "Scopes", "Created", "Expires", "Last used", "State"],
         keys.map((k) => tableRow(k, paint, Date.now())),
