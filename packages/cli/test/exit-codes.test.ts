@@ -55,6 +55,13 @@ describe("exit codes", () => {
     expectOneLineError(run, /127\.0\.0\.1:9/);
   });
 
+  it("1: a batch whose server cannot be reached says its output holds no rows yet", async () => {
+    const run = await iccid(["batch", "-"], { env: serverEnv("http://127.0.0.1:9", server.owner.apiKey), input: `iccid\n${UK}\n` });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("The output holds no rows yet.");
+    expect(run.stderr).toMatch(/^iccid: error: could not reach 127\.0\.0\.1:9/m);
+  });
+
   it("2: usage errors (unknown option, missing argument, bad value)", async () => {
     const unknown = await iccid(["lookup", UK, "--bogus"]);
     expect(unknown.code).toBe(2);

@@ -169,7 +169,8 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   if (input.notUtf8() > 0) note(term, `note: ${notUtf8Note(file === "-" ? "stdin" : file, input.notUtf8())}`);
   if (stopped) {
     const done = tally.skipped + tally.rows;
-    note(term, `${options.out && toFile ? options.out : "The output"} holds the first ${counted(done, "row")}, each complete.`);
+    const held = done === 0 ? "no rows yet" : `the first ${counted(done, "row")}, each complete`;
+    note(term, `${options.out && toFile ? options.out : "The output"} holds ${held}.`);
     const later = [...stored, ...kept].reduce((sum, chunk) => sum + chunk.iccids.length, 0);
     const laterRows = `${counted(later, "later row")} ${wasOrWere(later)} answered`;
     if (later > 0 && toFile) {
