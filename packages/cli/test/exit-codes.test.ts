@@ -25,10 +25,10 @@ describe("exit codes", () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it("every command's --help has examples", async () => {
+  it("every command's --help ends with its examples", async () => {
     const commands = [
-      ...["lookup", "validate", "batch", "usage", "login", "logout", "keys", "config"].map((c) => [c]),
-      ...["list", "create", "revoke"].map((c) => ["keys", c]),
+      ...["lookup", "eid", "validate", "batch", "usage", "audit", "login", "logout", "keys", "config"].map((c) => [c]),
+      ...["list", "create", "revoke", "roll"].map((c) => ["keys", c]),
       ...["set", "get", "list", "unset", "path"].map((c) => ["config", c]),
       [],
     ];
@@ -36,6 +36,9 @@ describe("exit codes", () => {
       const run = await iccid([...command, "--help"]);
       expect(run.code, command.join(" ")).toBe(0);
       expect(run.stdout, command.join(" ")).toContain("Examples:");
+      // Below the label, only examples (indented lines): prose that follows them reads as one of them.
+      const below = run.stdout.slice(run.stdout.lastIndexOf("Examples:") + "Examples:".length).split("\n");
+      expect(below.filter((line) => /^\S/.test(line)), command.join(" ")).toEqual([]);
     }
   });
 

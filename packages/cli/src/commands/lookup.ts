@@ -13,6 +13,11 @@ import { renderOutcomes } from "../output/lookup-view.js";
 const HELP = `
 Decodes ICCIDs on the server: validity, country, issuer and account number. One ICCID uses the lookup
 endpoint; several go out as batches. An ICCID with bad grammar is reported without a request.
+
+With --imsi (one ICCID), the server also reads the SIM's IMSI: its MCC, MNC, network and MVNO range, and
+warns (imsi_country_mismatch) when its country is not the ICCID's. The table and --json show it; csv and
+tsv keep the lookup row's columns.
+
 Exit status: 0 when every ICCID got a result (valid or not), 3 when some were malformed.
 
 Examples:
@@ -22,9 +27,6 @@ Examples:
   $ iccid lookup 89441000000000000018 | cut -f4        # piped: tab-separated, no header
   $ grep -o '89[0-9]*' modem.log | iccid lookup -      # - reads ICCIDs from stdin, one per line
   $ iccid lookup 89441000000000000018 --imsi 262011234567890
-With --imsi (one ICCID), the server also reads the SIM's IMSI: its MCC, MNC, network and MVNO range, and
-warns (imsi_country_mismatch) when its country is not the ICCID's. The table and --json show it; csv and
-tsv keep the lookup row's columns.
 `;
 
 /** The IMSI option's value, checked offline for its shape (14 or 15 digits); its MCC is the server's to know. */
