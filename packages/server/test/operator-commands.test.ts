@@ -17,8 +17,8 @@ function run(args: string[], input?: string) {
 }
 
 /** The command on a terminal, as an operator types it: its output, CRLFs made LFs. */
-function runOnTty(args: string[]): string {
-  const [command, argv] = onTerminal([process.execPath, SERVER_BIN, ...args]);
+function runOnTty(args: string[], columns?: number): string {
+  const [command, argv] = onTerminal([process.execPath, SERVER_BIN, ...args], columns);
   return spawnSync(command, argv, { encoding: "utf8", env: { ...process.env, ICCID_DB: db } }).stdout.replace(/\r\n/g, "\n");
 }
 
@@ -39,6 +39,8 @@ describe("operator commands", () => {
     expect(run(["plan", "list"]).stdout).toBe("standard\t600\t60\t100000\n");
     // On a terminal, under a header.
     expect(runOnTty(["plan", "list"])).toBe("NAME      REQUESTS  WINDOW (S)  MONTHLY LOOKUPS\nstandard  600       60          100000\n");
+    // On a terminal too narrow for the lines, each is cut at its width, ending in "…", instead of wrapping.
+    expect(runOnTty(["plan", "list"], 30)).toBe("NAME      REQUESTS  WINDOW (S…\nstandard  600       60       …\n");
   });
 
   it("create a plan only with all its numbers, and change one number keeping the others", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { printListing } from "./listing.js";
 
-function printed(isTTY: boolean, rows: string[][]): string {
+function printed(isTTY: boolean, rows: string[][], columns?: number): string {
   let text = "";
-  printListing(["PREFIX", "COUNTRY", "NAME"], rows, { isTTY, write: (chunk: string) => (text += chunk) });
+  printListing(["PREFIX", "COUNTRY", "NAME"], rows, { isTTY, columns, write: (chunk: string) => (text += chunk) });
   return text;
 }
 
@@ -26,6 +26,16 @@ describe("a list command's rows", () => {
       "",
     ]);
     expect(printed(true, [])).toBe("PREFIX  COUNTRY  NAME\n");
+  });
+
+  it("are cut at a narrow terminal's width, ending in …; a pipe keeps every character", () => {
+    expect(printed(true, ROWS, 24).split("\n")).toEqual([
+      "PREFIX   COUNTRY  NAME",
+      "8944100  JE       Live,…",
+      "89882    -        Ünïco…",
+      "",
+    ]);
+    expect(printed(false, ROWS, 24)).toBe(printed(false, ROWS));
   });
 
   it("are aligned on a terminal however many there are (a year's server-wide audit trail)", () => {

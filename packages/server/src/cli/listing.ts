@@ -1,14 +1,17 @@
 /** Where a listing goes: stdout, or any stream that says whether it is a terminal. */
 export interface ListingOut {
   readonly isTTY?: boolean;
+  /** The terminal's width, where it has one. */
+  readonly columns?: number;
   write(text: string): unknown;
 }
 
 /**
  * A list command's rows on stdout. Into a pipe or a file: tab-separated, one row a line, no header, for
  * scripts (a tab or line break inside a cell becomes a space, so a line is always one row of its columns).
- * On a terminal: under a header, each column as wide as its widest cell, for people. `--json` gives every
- * field either way.
+ * On a terminal: under a header, each column as wide as its widest cell, for people, a line wider than the
+ * terminal cut at its width and ended with "…" (as ps does) instead of wrapping into the next. A pipe or
+ * `--json` gives every field.
  */
 export function printListing(header: readonly string[], rows: readonly (readonly string[])[], out: ListingOut = process.stdout): void {
   const lines = rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]/g, " ")));
@@ -21,5 +24,7 @@ export function printListing(header: readonly string[], rows: readonly (readonly
   // A reduce, not Math.max(...): a server-wide audit trail may have more rows than a call takes arguments.
   const widths = header.map((_, column) => table.reduce((widest, cells) => Math.max(widest, width(cells[column] ?? "")), 0));
   const padded = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + " ".repeat(widths[column]! - width(cell)))).join("  ");
-  out.write(table.map((cells) => `${padded(cells)}\n`).join(""));
+  const room = out.columns ?? Infinity;
+  const fitted = (line: string) => (width(line) <= room ? line : [...line].slice(0, room - 1).join("") + "…");
+  out.write(table.map((cells) => `${fitted(padded(cells))}\n`).join(""));
 }
