@@ -26,7 +26,10 @@ const LABEL = /^[A-Z][A-Za-z ]*:(\s|$)/;
 /** An example with a comment beside it: "  $ iccid … | cut -f4        # piped: no header". */
 const COMMENTED = /^(\s+)(\S.*?)\s{2,}(# .*)$/;
 
-/** An indented line (an example) at `width`: wrapped with a deeper indent; a comment that does not fit beside its command goes on its own line above it. */
+/**
+ * An indented line (an example) at `width`: wrapped with a deeper indent; a comment that does not fit
+ * beside its command goes on its own line above it.
+ */
 function exampleLines(line: string, width: number): string[] {
   const commented = line.length > width ? COMMENTED.exec(line) : null;
   if (!commented) return [wrapIndented(line, width, line.length - line.trimStart().length + 4)];
