@@ -1,5 +1,5 @@
 // The pure, schema-free part of the core: the ICCID and EID grammars, the key format and scopes, the
-// contract's constants, durations, the flat lookup row and CSV (reading records, writing cells). A
+// contract's constants, durations, the flat lookup row, CSV (reading records, writing cells) and tab-separated rows. A
 // command-line tool that only validates imports this and skips building the zod schemas at start-up; the SDK's public declarations import only
 // this and `./types`, so that its users' compilers never load zod.
 export * from "./api-key.js";
@@ -21,3 +21,4 @@ export * from "./luhn.js";
 export * from "./normalize.js";
 export * from "./parse.js";
 export * from "./problem-codes.js";
+export * from "./tsv-line.js";

@@ -1,9 +1,9 @@
+import { tsvText } from "@iccid/core/grammar";
 import type { AuditEvent } from "@iccid/sdk";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
 import { renderTable, type TableLayout } from "./table.js";
-import { tsvText } from "./tsv.js";
 
 const COLUMNS = ["at", "action", "actor", "target", "ip", "user_agent"];
 // Too narrow: the User-Agent goes first, then the address and the target; when, what and who stay.

@@ -1,11 +1,10 @@
-import { failureColumn, resultColumn, rowCells, type OutcomeColumn } from "@iccid/core";
+import { failureColumn, type OutcomeColumn, resultColumn, rowCells, tsvText } from "@iccid/core";
 import type { EidBatchItemError, EidResult } from "@iccid/core/types";
 import type { InputOutcome } from "../answer-in-order.js";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
 import { renderTable } from "./table.js";
-import { tsvText } from "./tsv.js";
 
 /** One EID's answer as the CLI shows it (an InputOutcome of an EID read). */
 export type EidOutcome = InputOutcome<EidResult, EidBatchItemError>;

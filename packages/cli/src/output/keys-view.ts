@@ -1,9 +1,9 @@
 import type { KeyRecord } from "@iccid/core";
+import { tsvText } from "@iccid/core/grammar";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
 import { renderTable, type TableLayout } from "./table.js";
-import { tsvText } from "./tsv.js";
 
 const COLUMNS = ["id", "name", "key", "scopes", "created_at", "expires_at", "last_used_at", "revoked_at"];
 // Too narrow: Created goes first, then Last used, Expires, the key's prefix, Scopes (what a key may do);

@@ -1,10 +1,9 @@
-import { LOOKUP_ROW_COLUMNS, resultColumn, rowCells, type IccidChecks, type LookupResult, type LookupWarning, type OutcomeColumn, type ParsedIccid } from "@iccid/core";
+import { type IccidChecks, LOOKUP_ROW_COLUMNS, type LookupResult, type LookupWarning, type OutcomeColumn, type ParsedIccid, resultColumn, rowCells, tsvText } from "@iccid/core";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
 import { outcomeJson, resultCells, type LookupOutcome } from "./lookup-columns.js";
 import { renderTable } from "./table.js";
-import { tsvText } from "./tsv.js";
 
 /**
  * What the verdict and the notes are read from: what the offline grammar (`validate`) and the server

@@ -1,10 +1,10 @@
 import type { IccidParseResult } from "@iccid/core";
+import { tsvText } from "@iccid/core/grammar";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
 import { notes, validity } from "./lookup-view.js";
 import { renderTable } from "./table.js";
-import { tsvText } from "./tsv.js";
 
 export const VALIDATE_COLUMNS = ["input", "iccid", "valid", "luhn", "length", "check_digit", "warnings", "error_code", "error"];
 

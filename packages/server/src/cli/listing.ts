@@ -1,3 +1,5 @@
+import { tsvCell, tsvText } from "@iccid/core";
+
 /** Where a listing goes: stdout, or any stream that says whether it is a terminal. */
 export interface ListingOut {
   readonly isTTY?: boolean;
@@ -8,22 +10,22 @@ export interface ListingOut {
 
 /**
  * A list command's rows on stdout. Into a pipe or a file: tab-separated, one row a line, no header, for
- * scripts (a tab or line break inside a cell becomes a space, so a line is always one row of its columns).
+ * scripts (core's tsvText, as the `iccid` CLI writes them).
  * On a terminal: under a header, each column as wide as its widest cell, for people, a line wider than the
  * terminal cut at its width and ended with "…" (as ps does) instead of wrapping into the next. A pipe or
  * `--json` gives every field.
  */
 export function printListing(header: readonly string[], rows: readonly (readonly string[])[], out: ListingOut = process.stdout): void {
-  const lines = rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]/g, " ")));
   if (!out.isTTY) {
-    out.write(lines.map((cells) => `${cells.join("\t")}\n`).join(""));
+    out.write(tsvText(rows));
     return;
   }
-  const table = [header, ...lines];
+  const table = [header, ...rows.map((row) => row.map(tsvCell))];
   const width = (cell: string) => [...cell].length;
   // A reduce, not Math.max(...): a server-wide audit trail may have more rows than a call takes arguments.
   const widths = header.map((_, column) => table.reduce((widest, cells) => Math.max(widest, width(cells[column] ?? "")), 0));
-  const padded = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + " ".repeat(widths[column]! - width(cell)))).join("  ");
+  const padded = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + " ".repeat(widths[column]! - width(cell)))).join("  ");
   const room = out.columns ?? Infinity;
   const fitted = (line: string) => (width(line) <= room ? line : [...line].slice(0, room - 1).join("") + "…");
   out.write(table.map((cells) => `${fitted(padded(cells))}\n`).join(""));
