@@ -3,6 +3,7 @@ import { answerCount, answerOutcome, type ChunkAnswers } from "./answers.js";
 import { chunkIdempotencyKey } from "./chunk-key.js";
 import { chunksOf, type Chunk, type StoredChunk } from "./chunker.js";
 import type { CsvInput } from "./csv-input.js";
+import type { Interrupt } from "./interrupt.js";
 import type { Progress } from "./progress.js";
 import { runWindow } from "./window.js";
 import type { BatchWriter } from "./writer.js";
@@ -19,6 +20,8 @@ export interface BatchTally extends Record<RowOutcome, number> {
   skipped: number;
   /** Rows written from the answers an earlier run kept (`--resume`), not asked for again. */
   restored: number;
+  /** Rows answered after stdout's reader went away: charged, but written nowhere. */
+  unwritten: number;
 }
 
 export interface PipelineOptions {
@@ -33,10 +36,12 @@ export interface PipelineOptions {
   stored: StoredChunk[];
   /** Answered chunks that could not be written (an earlier chunk has no answer) are added here. */
   kept: StoredChunk[];
-  /** Aborted when the run is to stop (Ctrl-C): requests on the wire are waited for and written, none is retried. */
-  stop: AbortSignal;
-  /** Ends the requests in flight (a second Ctrl-C). */
-  signal: AbortSignal;
+  /**
+   * Its `stop` ends the run (Ctrl-C, or stdout's reader gone): requests on the wire are waited for and
+   * written, none is retried; its `signal` ends the requests in flight (a second Ctrl-C); once its output is
+   * closed, answers are counted, not written.
+   */
+  interrupt: Pick<Interrupt, "stop" | "signal" | "outputClosed">;
 }
 
 /**
@@ -48,7 +53,8 @@ export interface PipelineOptions {
  * by the chunks in flight plus the sinks' buffers, whatever the file's length.
  */
 export async function runPipeline(options: PipelineOptions, tally: BatchTally): Promise<void> {
-  const { input, client, writer, progress, stop, signal } = options;
+  const { input, client, writer, progress } = options;
+  const { stop, signal } = options.interrupt;
   const total = input.totalBytes;
   let read = 0;
   // Bytes read run ahead of rows done (parser buffer, chunks in flight); scaling by done/read corrects it.
@@ -75,6 +81,10 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
 
   async function write(chunk: Chunk, answers: ChunkAnswers): Promise<void> {
     const n = answerCount(answers);
+    if (options.interrupt.outputClosed) {
+      tally.unwritten += n;
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const outcome = answerOutcome(answers, i);
       tally[outcome]++;

@@ -24,6 +24,8 @@ export class TextSink {
   private spare: Buffer[] = [];
   /** Bytes of the current block in use. */
   pos = 0;
+  /** stdout's reader has gone (EPIPE): what is left goes nowhere. */
+  private readerGone = false;
 
   constructor(
     private readonly stream: Writable,
@@ -122,16 +124,29 @@ export class TextSink {
     this.putBytes(other.block, from, other.pos);
   }
 
+  /**
+   * Writes the block out, waiting when the stream asks to. Once stdout's reader has gone (EPIPE: a closed
+   * pipe, which closed-output.ts reports, and after which stdout still reads as writable), what is left goes
+   * nowhere; a file's write error is thrown.
+   */
   async flush(): Promise<void> {
     if (this.pos === 0) return;
     const full = this.block;
     const length = this.pos;
     this.block = this.spare.pop() ?? Buffer.allocUnsafeSlow(2 * FLUSH_AT);
     this.pos = 0;
-    const ready = this.stream.write(full.subarray(0, length), () => {
-      if (this.spare.length < SPARE_BLOCKS && full.length === 2 * FLUSH_AT) this.spare.push(full);
+    if (this.readerGone) return;
+    const gone = (error: NodeJS.ErrnoException | null | undefined) => !this.owned && error?.code === "EPIPE";
+    const ready = this.stream.write(full.subarray(0, length), (error) => {
+      if (gone(error)) this.readerGone = true;
+      else if (this.spare.length < SPARE_BLOCKS && full.length === 2 * FLUSH_AT) this.spare.push(full);
     });
-    if (!ready) await once(this.stream, "drain");
+    if (!ready) {
+      await once(this.stream, "drain").catch((error: NodeJS.ErrnoException) => {
+        if (!gone(error)) throw error;
+        this.readerGone = true;
+      });
+    }
   }
 
   /** Flushes and, for a file, closes it (stdout stays open for whoever else writes to it). */

@@ -32,7 +32,9 @@ answers of those in flight are written (a second Ctrl-C drops them), the output 
 --resume carries on after them. When a run stops on an error (quota, rate limit, network), rows answered
 after an unanswered one wait in OUT.resume.jsonl, and --resume writes them without asking again. Each
 chunk is asked for under an idempotency key made from its rows: a chunk the server answered but whose
-answer was lost (a crash, a cut connection) is answered again by --resume, not charged again.
+answer was lost (a crash, a cut connection) is answered again by --resume, not charged again. A reader
+that closes stdout early (| head) stops the run as Ctrl-C does; the command then says how many answered
+rows it could not write, and exits 0.
 
 Exit status: 0 all rows looked up, 3 some rows were malformed (see --errors), 4 key or subscription
 problem, 5 rate limit or quota, 130 interrupted.
@@ -131,7 +133,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   if (!previous?.header) writer.writeHeader(out);
   if (errors && !appendErrors) writer.writeHeader(errors);
 
-  const tally: BatchTally = { rows: 0, valid: 0, invalid: 0, failed: 0, skipped: 0, restored: 0 };
+  const tally: BatchTally = { rows: 0, valid: 0, invalid: 0, failed: 0, skipped: 0, restored: 0, unwritten: 0 };
   const kept: StoredChunk[] = [];
   const quiet = options.quiet === true;
   const progress = quiet ? { update() {}, stop() {} } : await startProgress(term);
@@ -140,7 +142,7 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
   let failure: unknown;
   try {
     await runPipeline(
-      { input, client, writer, progress, concurrency: options.concurrency, skip, stored, kept, stop: interrupt.stop, signal: interrupt.signal },
+      { input, client, writer, progress, concurrency: options.concurrency, skip, stored, kept, interrupt },
       tally,
     );
   } catch (error) {
@@ -158,16 +160,23 @@ async function runBatch(ctx: CommandContext, file: string, options: BatchOptions
     if (toFile) await writeResumeState(options.out!, [...stored, ...kept]);
   }
 
-  const interrupted = interrupt.stop.aborted;
-  const stopped = interrupted || failure !== undefined;
+  const interrupted = interrupt.interrupted;
+  const closed = interrupt.outputClosed;
+  const stopped = interrupted || closed || failure !== undefined;
   const where = toFile ? ` → ${options.out}` : "";
-  const headline = interrupted ? "Interrupted" : failure !== undefined ? "Stopped by an error" : `Done${where}`;
+  const headline = interrupted ? "Interrupted" : failure !== undefined ? "Stopped by an error" : closed ? "Stopped: the output was closed" : `Done${where}`;
   if (!quiet || stopped) term.stderr.write(renderSummary(term, tally, Date.now() - started, headline));
   if (writer.longRows > 0) {
     note(term, `note: ${counted(writer.longRows, "row")} had more cells than the header; the extra cells were left out`);
   }
   if (input.notUtf8() > 0) note(term, `note: ${notUtf8Note(file === "-" ? "stdin" : file, input.notUtf8())}`);
-  if (stopped) {
+  if (closed) {
+    // stdout's reader went away (| head): what it did not read, and what came after, is answered and charged.
+    note(term, `The reader closed the output after ${counted(tally.rows, "row")}.`);
+    if (tally.unwritten > 0) note(term, `${counted(tally.unwritten, "later row")} ${wasOrWere(tally.unwritten)} answered (and charged) but not written.`);
+    note(term, "Rows asked for again in the same format within 24 hours are not charged again.");
+    note(term, "To keep every row, write to a file with --out FILE.");
+  } else if (stopped) {
     const done = tally.skipped + tally.rows;
     const held = done === 0 ? "no rows yet" : `the first ${counted(done, "row")}, each complete`;
     note(term, `${options.out && toFile ? options.out : "The output"} holds ${held}.`);
