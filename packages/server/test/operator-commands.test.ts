@@ -122,7 +122,10 @@ describe("operator commands", () => {
     it(`a new password lifts the sign-in lockout of a running server (${redis ? "throttle in Redis" : "throttle in memory"})`, async () => {
       const email = `locked-${redis ? "redis" : "memory"}-${process.pid}-${Date.now()}@example.test`;
       expect(run(["account", "create", "--email", email, "--password-stdin"], "first-password\n").status).toBe(0);
-      const server = await startServerProcess(db, redis ? { args: ["--redis", redis] } : {});
+      // On the machine's Redis under a prefix of this run's: `iccid:` is an instance's, and the address's count
+      // of failed sign-ins must not carry over from another run.
+      const prefix = `iccid-test:operator-${process.pid}-${Date.now()}`;
+      const server = await startServerProcess(db, redis ? { args: ["--redis", redis, "--redis-prefix", prefix] } : {});
       try {
         const signIn = (password: string) => call(server.url, "POST", "/api/v1/session", { body: { email, password } });
         for (let i = 0; i < 5; i++) expect((await signIn("a-wrong-guess")).status).toBe(401);
