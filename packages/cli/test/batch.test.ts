@@ -110,10 +110,11 @@ describe("iccid batch on a messy CSV", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("a missing file is an error (1)", async () => {
-    const run = await iccid(["batch", join(dir, "missing.csv")], { env });
+  it("a missing file is an error (1) that says so in words", async () => {
+    const missing = join(dir, "missing.csv");
+    const run = await iccid(["batch", missing], { env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("ENOENT");
+    expect(run.stderr).toBe(`iccid: error: cannot read ${missing}: no such file\n`);
   });
 });
 

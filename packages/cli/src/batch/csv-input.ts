@@ -23,6 +23,12 @@ export interface CsvInput {
   close(): void;
 }
 
+/** The error for an input that cannot be read, the common causes in words. */
+function unreadable(path: string, error: NodeJS.ErrnoException): CliError {
+  const why = error.code === "ENOENT" ? "no such file" : error.code === "EACCES" ? "permission denied" : error.message;
+  return new CliError(`cannot read ${path}: ${why}`);
+}
+
 async function openSource(path: string, stdin: Readable): Promise<{ source: Readable; size: number | undefined; pass?: PassThrough }> {
   // stdin is read through a pass-through of its own, which close() can end without closing stdin itself.
   if (path === "-") {
@@ -35,7 +41,7 @@ async function openSource(path: string, stdin: Readable): Promise<{ source: Read
     return { source: createReadStream(path, { highWaterMark: 64 * 1024 }), size: info.isFile() ? info.size : undefined };
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw unreadable(path, error as NodeJS.ErrnoException);
   }
 }
 
@@ -52,7 +58,7 @@ export async function openCsvInput(path: string, column: string | undefined, sep
   let bytes = 0;
   let decoder: FileTextDecoder | undefined;
   let readError: unknown;
-  source.on("error", (error) => (readError ??= new CliError(`cannot read ${path}: ${error.message}`)));
+  source.on("error", (error) => (readError ??= unreadable(path, error)));
 
   async function* parse(): AsyncGenerator<string[][]> {
     const reader = new CsvRecordReader(separator ?? "detect", { skipEmptyRecords: true });
