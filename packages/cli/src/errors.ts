@@ -29,3 +29,14 @@ export class CredentialsError extends CliError {
     this.name = "CredentialsError";
   }
 }
+
+/**
+ * Why a file cannot be opened or read, the common causes in words (`missing`: what "no such file" means
+ * where it is asked, for an output the folder it goes in); any other cause as Node says it.
+ */
+export function fileProblem(error: NodeJS.ErrnoException, missing: string): string {
+  if (error.code === "ENOENT") return missing;
+  if (error.code === "EACCES") return "permission denied";
+  if (error.code === "EISDIR") return "is a folder";
+  return error.message;
+}

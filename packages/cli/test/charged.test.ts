@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { luhnCheckDigit } from "@iccid/core";
@@ -6,7 +5,7 @@ import { IccidClient } from "@iccid/sdk";
 import { startTestServer, type TestServer } from "@iccid/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HoldingRelay } from "./holding-relay.js";
-import { BIN, cleanEnv, iccid, serverEnv, spawnIccid, tempDir } from "./harness.js";
+import { iccid, iccidIntoHead, serverEnv, spawnIccid, tempDir } from "./harness.js";
 
 // Every answer the server charged reaches the output or the resume state, however the run stops, and
 // --resume asks only for the rest: the server's own usage count is the judge.
@@ -175,16 +174,11 @@ describe("a batch that stops early keeps every charged answer", () => {
 
   it("a reader that closes stdout early (| head) stops the run, and stderr counts every charged row it could not write", async () => {
     const iccids = Array.from({ length: 20_000 }, (_, i) => iccidOf(500_000 + i));
-    const { account, env, input } = await runOn("piped", { rate_limit: 100_000 }, "piped", iccids);
-    const shell = spawn("bash", ["-c", `"${process.execPath}" "${BIN}" batch "${input}" -q --concurrency 4 | head -n 2; echo "status=\${PIPESTATUS[0]}"`], { env: cleanEnv(env) });
-    let stdout = "";
-    let stderr = "";
-    shell.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    shell.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    await new Promise((resolve) => shell.on("close", resolve));
+    const { account, env, input, out } = await runOn("piped", { rate_limit: 100_000 }, "piped", iccids);
+    const { code, stdout, stderr } = await iccidIntoHead(["batch", input, "-q", "--concurrency", "4"], 2, { env });
 
     expect(stdout.split("\n").slice(0, 2).map((line) => line.split(",")[0])).toEqual(["iccid", iccids[0]]);
-    expect(stdout).toMatch(/status=0\n$/);
+    expect(code).toBe(0);
     expect(stderr).toContain("Stopped: the output was closed");
     const count = (pattern: RegExp) => Number(stderr.match(pattern)?.[1]?.replace(/,/g, "") ?? 0);
     const written = count(/The reader closed the output after ([\d,]+) rows?\./);
@@ -193,6 +187,13 @@ describe("a batch that stops early keeps every charged answer", () => {
     expect(written).toBeGreaterThan(0);
     expect(charged).toBeLessThan(iccids.length); // no new request after the reader left
     expect(written + unwritten).toBe(charged);
+
+    // As the note says: the same rows asked for again in the same format (here into a file) are not charged again.
+    expect(stderr).toContain("Rows asked for again in the same format within 24 hours are not charged again.");
+    const again = await iccid(["batch", input, "-q", "--out", out], { env });
+    expect(again.code).toBe(0);
+    expect(outputRows(out)).toHaveLength(iccids.length);
+    expect(await used(account.apiKey)).toBe(iccids.length);
   });
 
   it("Ctrl-C writes the answers of the requests in flight; --resume pays only for the rest", async () => {

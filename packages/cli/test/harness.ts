@@ -90,6 +90,20 @@ export function iccidReadSlowly(args: readonly string[], options: RunOptions = {
   return collect(child);
 }
 
+/**
+ * Runs the binary with its stdout piped into `head -n lines`, which stops reading after that many lines, as
+ * a user peeking at an output does: `stdout` is what head printed, `stderr` the binary's, and the status is
+ * the binary's (pipefail; head ends with 0).
+ */
+export function iccidIntoHead(args: readonly string[], lines: number, options: RunOptions = {}): Promise<RunResult> {
+  const child = spawn("bash", ["-o", "pipefail", "-c", `"$@" | head -n ${lines}`, "bash", process.execPath, BIN, ...args], {
+    env: cleanEnv(options.env),
+    cwd: options.cwd ?? REPO_ROOT,
+  });
+  child.stdin.end(options.input ?? "");
+  return collect(child);
+}
+
 /** Runs the binary on a terminal (`onTerminal`): both streams arrive merged in `stdout`, with CRLF line ends. */
 export function iccidOnTty(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const [command, argv] = onTerminal([process.execPath, BIN, ...args], options.columns);

@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { PassThrough, type Readable } from "node:stream";
 import { CsvRecordReader, FileTextDecoder, UnreadableFileText, type CsvLayout } from "@iccid/core/grammar";
-import { CliError } from "../errors.js";
+import { CliError, fileProblem } from "../errors.js";
 import { detectLayout } from "./layout.js";
 import { recordChunks } from "./record-chunks.js";
 
@@ -23,10 +23,9 @@ export interface CsvInput {
   close(): void;
 }
 
-/** The error for an input that cannot be read, the common causes in words. */
+/** The error for an input that cannot be read. */
 function unreadable(path: string, error: NodeJS.ErrnoException): CliError {
-  const why = error.code === "ENOENT" ? "no such file" : error.code === "EACCES" ? "permission denied" : error.message;
-  return new CliError(`cannot read ${path}: ${why}`);
+  return new CliError(`cannot read ${path}: ${fileProblem(error, "no such file")}`);
 }
 
 async function openSource(path: string, stdin: Readable): Promise<{ source: Readable; size: number | undefined; pass?: PassThrough }> {

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Writable } from "node:stream";
-import { CliError } from "../errors.js";
+import { CliError, fileProblem } from "../errors.js";
 import { csvCell, needsQuotes, startsFormula } from "@iccid/core";
 
 /** Bytes gathered before one write: large enough that a million rows cost a few thousand writes. */
@@ -42,10 +42,7 @@ export class TextSink {
       const handle = await open(path, append ? "a" : "w");
       return new TextSink(handle.createWriteStream(), true);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === "ENOENT" ? `the folder ${dirname(path)} does not exist` : code === "EISDIR" ? "is a folder" : code === "EACCES" ? "permission denied" : (code ?? String(error));
-      throw new CliError(`${flag} ${path}: ${why}`);
+      throw new CliError(`${flag} ${path}: ${fileProblem(error as NodeJS.ErrnoException, `the folder ${dirname(path)} does not exist`)}`);
     }
   }
 
