@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +34,22 @@ afterAll(() => {
 });
 
 describe("operator commands", () => {
+  it("read no database where there is none, and make none: only the commands that start one do", () => {
+    const missing = `iccid-server: no database at ${db}: check --db or ICCID_DB (\`iccid-server start\` makes a new one)\n`;
+    for (const args of [["plan", "list"], ["account", "list"], ["audit"], ["export"], ["issuers", "list"], ["key", "create", "--email", "ops@example.com"]]) {
+      expect(run(args)).toEqual({ status: 1, stdout: "", stderr: missing });
+    }
+    // A mistyped folder is the same mistake, and no folder is made for it.
+    expect(run(["account", "list", "--db", join(dir, "dat", "iccid.db")]).status).toBe(1);
+    // An import whose file cannot be read says why in words, before it makes a database.
+    expect(run(["issuers", "import", join(dir, "prefixes.csv")]).stderr).toBe(`iccid-server: cannot read ${join(dir, "prefixes.csv")}: no such file\n`);
+    expect(run(["import", dir]).stderr).toBe(`iccid-server: cannot read ${dir}: is a folder\n`);
+    expect(readdirSync(dir)).toEqual([]);
+
+    expect(run(["migrate"])).toEqual({ status: 0, stdout: "", stderr: "database is up to date\n" });
+    expect(existsSync(db)).toBe(true);
+  });
+
   it("list plans, starting with the documented default", () => {
     expect(plans()).toEqual([{ name: "standard", rate_limit: 600, window_seconds: 60, monthly_lookups: 100_000 }]);
     expect(run(["plan", "list"]).stdout).toBe("standard\t600\t60\t100000\n");

@@ -1,5 +1,6 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { once } from "node:events";
+import type { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
@@ -27,8 +28,8 @@ export async function exportRows(store: Store, file?: string): Promise<number> {
   return count;
 }
 
-async function* readDump(file: string): AsyncIterable<DumpRow> {
-  const lines = createInterface({ input: file === "-" ? process.stdin : createReadStream(file), crlfDelay: Infinity });
+async function* readDump(input: Readable): AsyncIterable<DumpRow> {
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   for await (const line of lines) {
     n++;
@@ -49,7 +50,7 @@ async function* readDump(file: string): AsyncIterable<DumpRow> {
 }
 
 /** Loads an export into an empty store, all or nothing. */
-export async function importRows(store: Store, file: string): Promise<number> {
+export async function importRows(store: Store, input: Readable): Promise<number> {
   if ((await store.countAccounts()) > 0) throw new Error("the target database already has accounts; import needs an empty one");
-  return store.restore(readDump(file));
+  return store.restore(readDump(input));
 }

@@ -1,6 +1,7 @@
 import { InvalidInput } from "../domain/refusals.js";
 import { assertPassword } from "../services/accounts.js";
-import { readFileSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
 import { randomBase62 } from "../auth/secrets.js";
 
 /** A bad command line found after parsing (a missing option that depends on another): exit 2, like commander's own. */
@@ -38,4 +39,24 @@ export function chosenPassword(fromStdin: boolean | undefined): { password: stri
     throw error instanceof InvalidInput ? new UsageError(error.message) : error;
   }
   return { password, generated: false };
+}
+
+/**
+ * Opens the file an import reads (`-`: standard input), or says in words why it cannot: no such file,
+ * permission denied, a folder; any other cause as Node says it.
+ */
+export function openInput(file: string): Readable {
+  if (file === "-") return process.stdin;
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw new Error(`cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message}`);
+  }
+  if (fstatSync(fd).isDirectory()) {
+    closeSync(fd);
+    throw new Error(`cannot read ${file}: is a folder`);
+  }
+  return createReadStream(file, { fd });
 }

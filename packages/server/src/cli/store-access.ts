@@ -1,17 +1,29 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { DEFAULT_PLAN } from "../settings.js";
-import { openStore } from "../store/open.js";
+import { isPostgresUrl, openStore } from "../store/open.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 import { resolveSettings } from "./settings.js";
 
+interface OpenOptions {
+  /** May make a new SQLite file: only the commands that start a database (start, migrate, account create, plan set, the imports). */
+  create?: boolean;
+  /** Adds the default plan when missing (not when restoring an export into the database). */
+  seedPlan?: boolean;
+  /** Refuses a SQLite file that fails SQLite's quick_check before anything is written to it (the server's start). */
+  checkIntegrity?: boolean;
+}
+
 /**
  * Opens the configured database, migrated and (unless restoring into it) with the default plan present.
- * With `checkIntegrity` (the server's start), a SQLite file that fails SQLite's quick_check is refused
- * before anything is written to it.
+ * A command that only reads or changes what is there refuses a SQLite path with no file, rather than
+ * making an empty database where a mistyped --db points.
  */
-export async function openMigrated(flags: Record<string, unknown>, { seedPlan = true, checkIntegrity = false } = {}): Promise<Store> {
-  const store = openStore(resolveSettings(flags).db);
+export async function openMigrated(flags: Record<string, unknown>, { create = false, seedPlan = true, checkIntegrity = false }: OpenOptions = {}): Promise<Store> {
+  const { db } = resolveSettings(flags);
+  if (!create && !isPostgresUrl(db) && !existsSync(db)) throw new Error(`no database at ${db}: check --db or ICCID_DB (\`iccid-server start\` makes a new one)`);
+  const store = openStore(db);
   try {
     if (checkIntegrity && store instanceof SqliteStore) await store.checkIntegrity();
   } catch (error) {
@@ -24,7 +36,7 @@ export async function openMigrated(flags: Record<string, unknown>, { seedPlan = 
 }
 
 /** Runs one command's work against the configured database and closes it afterwards, whatever happens. */
-export async function withStore<T>(command: Command, work: (store: Store) => Promise<T>, options?: { seedPlan?: boolean }): Promise<T> {
+export async function withStore<T>(command: Command, work: (store: Store) => Promise<T>, options?: Omit<OpenOptions, "checkIntegrity">): Promise<T> {
   const store = await openMigrated(command.optsWithGlobals(), options);
   try {
     return await work(store);

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { counted } from "@iccid/core";
 import { importRows } from "../dump.js";
+import { openInput } from "../input.js";
 import { withStore } from "../store-access.js";
 
 export function importCommand(): Command {
@@ -8,7 +9,8 @@ export function importCommand(): Command {
     .argument("<file>")
     .description("load an export into an empty database (use - for standard input)")
     .action(async (file: string, _opts, command: Command) => {
-      const count = await withStore(command, (store) => importRows(store, file), { seedPlan: false });
+      const input = openInput(file);
+      const count = await withStore(command, (store) => importRows(store, input), { create: true, seedPlan: false });
       process.stderr.write(`imported ${counted(count, "row")}\n`);
     });
 }

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { text } from "node:stream/consumers";
 import { Command } from "commander";
 import { counted, wasOrWere } from "@iccid/core";
 import { CUSTOM_PREFIX_RECHECK_MS } from "../../decode/live-decoder.js";
 import { checkPrefix, issuerCsv, parseIssuerCsv } from "../issuer-csv.js";
+import { openInput } from "../input.js";
 import { printListing } from "../listing.js";
 import { recordServerWideChange } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
@@ -17,11 +18,11 @@ export function issuersCommand(): Command {
     .description("import prefix,name[,country_iso2] rows (they win over the built-in registry at equal length)")
     .option("--replace", "replace all imported prefixes instead of adding to them")
     .action(async (file: string, opts: { replace?: boolean }, command: Command) => {
-      const prefixes = parseIssuerCsv(readFileSync(file, "utf8"));
+      const prefixes = parseIssuerCsv(await text(openInput(file)));
       await withStore(command, async (store) => {
         await (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes));
         await recordServerWideChange(store, "prefixes.imported");
-      });
+      }, { create: true });
       process.stderr.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
     });
   issuers

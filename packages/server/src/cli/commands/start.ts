@@ -35,7 +35,7 @@ export function startCommand(): Command {
       const logger = commandLogger(settings);
       // One serving process per SQLite file (its rate limits live in memory); held until the process ends.
       const lock = isPostgresUrl(settings.db) || settings.db === ":memory:" ? undefined : ServerLock.take(settings.db);
-      const store = await openMigrated(command.optsWithGlobals(), { checkIntegrity: true });
+      const store = await openMigrated(command.optsWithGlobals(), { create: true, checkIntegrity: true });
       const redis = settings.redis ? connectRedis(settings.redis) : undefined;
       redis?.on("error", (error: Error & { code?: string }) => logger.debug({ err: { code: error.code, message: error.message } }, "redis error"));
       const redisHealth = redis && new RedisHealth(redis, logger);
