@@ -11,6 +11,14 @@ describe("detectCsvLayout", () => {
     }
   });
 
+  it("of several named columns, takes one that says ICCID over one that says only SIM, and one holding an ICCID first", () => {
+    // An inventory's own row id beside the ICCIDs: the ICCID column, wherever it stands.
+    expect(detectCsvLayout(["sim_id", "ICCID", "note"], ["1", UK, "x"], undefined).iccidIndex).toBe(1);
+    expect(detectCsvLayout(["SIM Number", "iccid"], undefined, undefined).iccidIndex).toBe(1);
+    // A name that says only SIM still wins when it is the one holding an ICCID.
+    expect(detectCsvLayout(["iccid", "sim"], ["", UK], undefined).iccidIndex).toBe(1);
+  });
+
   it("treats a first row holding an ICCID as data", () => {
     expect(detectCsvLayout(["x", UK], ["y", UK], undefined)).toEqual({ hasHeader: false, columns: ["column_1", "column_2"], iccidIndex: 1 });
     expect(detectCsvLayout(["8944 1000 0000 0000 0018"], undefined, undefined).hasHeader).toBe(false);

@@ -28,24 +28,25 @@ export class CsvLayoutError extends Error {
 }
 
 // Header names that mean "the ICCID column", compared lowercased with everything but letters and digits
-// removed, so "ICCID", "Sim Number" and "sim_iccid" all match.
-const ICCID_COLUMN_NAMES = new Set([
+// removed, so "ICCID", "Sim Number" and "sim_iccid" all match. Ranked: a name that says ICCID before one
+// that says only SIM, which an inventory also uses for its own row id ("sim_id") or a phone number.
+const ICCID_COLUMN_NAMES = [
   "iccid",
   "iccids",
   "iccidnumber",
   "iccidno",
   "simiccid",
-  "sim",
-  "simid",
-  "simnumber",
-  "simno",
-  "simcard",
-  "simcardnumber",
-  "simserial",
-  "simserialnumber",
   "icc",
   "iccnumber",
-]);
+  "simserial",
+  "simserialnumber",
+  "simcardnumber",
+  "simcard",
+  "simnumber",
+  "simno",
+  "sim",
+  "simid",
+];
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
@@ -81,16 +82,23 @@ function fromColumn(column: string, first: string[]): CsvLayout {
   throw new CsvLayoutError("column_not_found", `no such column in the header (${shownCells(first)}); a 1-based number works too`);
 }
 
+/** The indexes of the header's cells named like an ICCID column, the best-ranked name first. */
+function namedColumns(header: string[]): number[] {
+  const rank = (cell: string) => ICCID_COLUMN_NAMES.indexOf(squash(cell));
+  return header.flatMap((cell, i) => (rank(cell) >= 0 ? [i] : [])).sort((a, b) => rank(header[a]!) - rank(header[b]!));
+}
+
 /**
  * Decides the layout from the first two records. With `column` (a header name, loosely compared, or a
  * 1-based number) that column holds the ICCIDs. Otherwise a first record holding something that reads as
- * an ICCID is data; else it is a header, and the ICCID column is the one named like it, the only one, or
- * the one whose next value reads as an ICCID. Throws CsvLayoutError when it cannot tell.
+ * an ICCID is data; else it is a header, and the ICCID column is the one named like it (of several, the
+ * first whose next value reads as an ICCID, else the best-ranked name), the only one, or the one whose next
+ * value reads as an ICCID. Throws CsvLayoutError when it cannot tell.
  */
 export function detectCsvLayout(first: string[], second: string[] | undefined, column: string | undefined): CsvLayout {
   if (column !== undefined) return fromColumn(column, first);
-  const named = first.findIndex((cell) => ICCID_COLUMN_NAMES.has(squash(cell)));
-  if (named >= 0) return withHeader(first, named);
+  const named = namedColumns(first);
+  if (named.length > 0) return withHeader(first, named.find((i) => looksLikeIccid(second?.[i])) ?? named[0]!);
   const dataIndex = first.findIndex((cell) => looksLikeIccid(cell));
   if (dataIndex >= 0) return withoutHeader(first, dataIndex);
   if (first.length === 1) return withHeader(first, 0);

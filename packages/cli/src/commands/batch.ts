@@ -21,8 +21,9 @@ import { note } from "../terminal.js";
 
 const HELP = `
 Reads a CSV (or - for stdin) and writes one output row per input row, in input order: the input's columns
-followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is the one
-named iccid/ICCID/sim/sim_number/…, else the only column, else --column. A header row is detected, and
+followed by the result columns (CSV), or one JSON object per line (JSONL). The ICCID column is --column,
+else the one named iccid/ICCID/sim_number/… (a name saying ICCID before one saying only SIM, such as
+sim_id), else the only column, else the one whose values read as ICCIDs. A header row is detected, and
 the field separator: the one a first line sep=X names, else the one of , ; and tab that the first line
 holds most of (else --delimiter). The output CSV is comma-separated whatever the input's separator.
 Memory stays flat for any file size.
