@@ -1,9 +1,20 @@
-/** The store cannot be reached or is too busy to answer: the request gets 503 `unavailable`, not a 500. */
+/**
+ * The store cannot be reached or is too busy to answer: the request gets 503 `unavailable`, not a 500.
+ * The message says why in the words of the fault beneath, for the operator
+ * (`the store is unavailable (connect ECONNREFUSED 127.0.0.1:5432)`); a client is told less.
+ */
 export class StoreUnavailable extends Error {
   constructor(options?: { cause?: unknown }) {
-    super("the store is unavailable", options);
+    const why = faultWords(options?.cause);
+    super(why ? `the store is unavailable (${why})` : "the store is unavailable", options);
     this.name = "StoreUnavailable";
   }
+}
+
+/** An error's message; for a connection tried on several addresses (AggregateError, no message of its own), each one's. */
+function faultWords(fault: unknown): string {
+  if (fault instanceof AggregateError && !fault.message) return fault.errors.map(faultWords).filter(Boolean).join("; ");
+  return fault instanceof Error ? fault.message : "";
 }
 
 /** The database was written by a newer server (a later schema version than this one knows). */
