@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codes, digits, iccid, parsed } from "../test-support/iccids.js";
 import { normalizeIccid } from "./normalize.js";
+import { parseEid } from "./eid.js";
 import { parseIccid } from "./parse.js";
 
 // Numbers as phones, documents, spreadsheets and chats hand them over: full-width digits and quotes.
@@ -42,6 +43,15 @@ describe("quotes around a number", () => {
   it("reads quotes with spaces inside and out, and nested quotes", () => {
     expect(codes(parsed(' " 8944 1000 0000 0000 0018 " '))).toEqual(["quotes_stripped"]);
     expect(parsed("\"'89441000000000000018'\"").iccid).toBe("89441000000000000018");
+  });
+
+  it("reads a spreadsheet's text formula, =\"…\", as quotes, in an ICCID and an EID", () => {
+    expect(parsed('="89441000000000000018"')).toMatchObject({ iccid: "89441000000000000018", valid: true });
+    expect(codes(parsed('="89441000000000000018"'))).toEqual(["quotes_stripped"]);
+    expect(parseEid('="89049032123451234512345678901235"')).toMatchObject({ eid: "89049032123451234512345678901235", warnings: [{ code: "quotes_stripped" }] });
+    // Only around the whole number: an equals sign anywhere else stays an invalid character.
+    expect(parseIccid('=89441000000000000018')).toMatchObject({ ok: false, error: { code: "invalid_characters" } });
+    expect(parseIccid('="89441000000000000018')).toMatchObject({ ok: false, error: { code: "invalid_characters" } });
   });
 
   it("keeps a quote on one side only, or inside the number, an invalid character", () => {

@@ -16,9 +16,13 @@ export function halfWidth(text: string): string | null {
 // or a locale put around the number.
 const QUOTE = /^["'\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F\u00AB\u00BB\u2039\u203A]$/u;
 
-/** The text without the quotes around it (any kind at either end, layer by layer), or null when it has none. */
+/**
+ * The text without the quotes around it (any kind at either end, layer by layer), or null when it has none.
+ * A spreadsheet's text formula counts as quotes: ="…", as exports write long numbers so that a spreadsheet
+ * keeps their digits.
+ */
 export function unquoted(text: string): string | null {
-  let inner = text;
+  let inner = text.length >= 3 && text.startsWith("=") && QUOTE.test(text.charAt(1)) && QUOTE.test(text.charAt(text.length - 1)) ? text.slice(1) : text;
   while (inner.length >= 2 && QUOTE.test(inner.charAt(0)) && QUOTE.test(inner.charAt(inner.length - 1))) inner = inner.slice(1, -1);
   return inner === text ? null : inner;
 }
