@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Writable } from "node:stream";
 import { CliError, fileProblem } from "../errors.js";
-import { csvCell, needsQuotes, startsFormula } from "@iccid/core";
+import { csvCell, needsQuotes, startsFormula } from "@iccid/core/grammar";
 
 /** Bytes gathered before one write: large enough that a million rows cost a few thousand writes. */
 const FLUSH_AT = 64 * 1024;

@@ -1,5 +1,5 @@
 import { KEY_SCOPES } from "@iccid/core/grammar";
-import { isKeyAlreadyCreatedError, type KeyScope } from "@iccid/sdk";
+import type { KeyScope } from "@iccid/sdk";
 import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { updateConfig } from "../config.js";
@@ -56,8 +56,9 @@ function createCommand(ctx: CommandContext): Command {
         ...(options.scope ? { scopes: [...new Set(options.scope)] } : {}),
         ...(options.expires ? { expires_at: options.expires } : {}),
       };
-      const created = await withSession(ctx, (client) => client.keys.create(params)).catch((error: unknown) => {
+      const created = await withSession(ctx, (client) => client.keys.create(params)).catch(async (error: unknown) => {
         // A retry after a lost answer: the server created the key then, and never shows a secret twice.
+        const { isKeyAlreadyCreatedError } = await import("@iccid/sdk"); // loaded by then: withSession made the client
         if (!isKeyAlreadyCreatedError(error)) throw error;
         const id = error.record.id;
         throw new CliError(`the key ${id} was created, but its secret was lost with the first answer: roll it with \`iccid keys roll ${id}\``);

@@ -1,4 +1,4 @@
-import { csvLine } from "@iccid/core";
+import { csvLine } from "@iccid/core/grammar";
 
 /**
  * Turns records into CSV text ("\n" line ends), every cell written by core's csvCell: neutralised against

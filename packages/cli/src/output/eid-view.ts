@@ -1,4 +1,5 @@
-import { failureColumn, type OutcomeColumn, resultColumn, rowCells, tsvText } from "@iccid/core";
+import type { OutcomeColumn } from "@iccid/core";
+import { failureColumn, resultColumn, rowCells, tsvText } from "@iccid/core/grammar";
 import type { EidBatchItemError, EidResult } from "@iccid/core/types";
 import type { InputOutcome } from "../answer-in-order.js";
 import type { Palette } from "./colour.js";

@@ -1,4 +1,5 @@
-import { LOOKUP_ROW, rowCells, type FailedLookup, type LookupResult } from "@iccid/core";
+import type { FailedLookup, LookupResult } from "@iccid/core";
+import { LOOKUP_ROW, rowCells } from "@iccid/core/grammar";
 import type { InputOutcome } from "../answer-in-order.js";
 
 /** One ICCID's answer as the CLI shows it (an InputOutcome of a lookup). */

@@ -1,4 +1,5 @@
-import { type IccidChecks, LOOKUP_ROW_COLUMNS, type LookupResult, type LookupWarning, type OutcomeColumn, type ParsedIccid, resultColumn, rowCells, tsvText } from "@iccid/core";
+import type { IccidChecks, LookupResult, LookupWarning, OutcomeColumn, ParsedIccid } from "@iccid/core";
+import { LOOKUP_ROW_COLUMNS, resultColumn, rowCells, tsvText } from "@iccid/core/grammar";
 import type { Palette } from "./colour.js";
 import { csvText } from "./csv.js";
 import type { OutputFormat } from "./format.js";
