@@ -49,6 +49,7 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
     .option("--timeout <seconds>", "give up on a request attempt after this long (default: ICCID_TIMEOUT, then 30)", seconds)
     .option("--no-wait", "when rate limited, fail at once (exit 5) instead of waiting to retry")
     .helpCommand(true)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({

@@ -25,7 +25,7 @@ describe("exit codes", () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it("every command's --help ends with its examples", async () => {
+  it("every command's --help lists the global options and ends with its examples", async () => {
     const commands = [
       ...["lookup", "eid", "validate", "batch", "usage", "audit", "login", "logout", "keys", "config"].map((c) => [c]),
       ...["list", "create", "revoke", "roll"].map((c) => ["keys", c]),
@@ -36,6 +36,8 @@ describe("exit codes", () => {
       const run = await iccid([...command, "--help"]);
       expect(run.code, command.join(" ")).toBe(0);
       expect(run.stdout, command.join(" ")).toContain("Examples:");
+      // A subcommand's help names the options every command takes (a rate-limit wait points to --no-wait).
+      expect(run.stdout, command.join(" ")).toMatch(/^ {2}--no-wait +when rate limited/m);
       // Below the label, only examples (indented lines): prose that follows them reads as one of them.
       const below = run.stdout.slice(run.stdout.lastIndexOf("Examples:") + "Examples:".length).split("\n");
       expect(below.filter((line) => /^\S/.test(line)), command.join(" ")).toEqual([]);
