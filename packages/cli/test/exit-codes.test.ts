@@ -37,7 +37,9 @@ describe("exit codes", () => {
       expect(run.code, command.join(" ")).toBe(0);
       expect(run.stdout, command.join(" ")).toContain("Examples:");
       // A subcommand's help names the options every command takes (a rate-limit wait points to --no-wait).
-      expect(run.stdout, command.join(" ")).toMatch(/^ {2}--no-wait +when rate limited/m);
+      for (const flag of ["--api-key", "--base-url", "--timeout", "--no-wait"]) {
+        expect(run.stdout, `${command.join(" ")} ${flag}`).toMatch(new RegExp(`^ {2}${flag}\\b`, "m"));
+      }
       // Below the label, only examples (indented lines): prose that follows them reads as one of them.
       const below = run.stdout.slice(run.stdout.lastIndexOf("Examples:") + "Examples:".length).split("\n");
       expect(below.filter((line) => /^\S/.test(line)), command.join(" ")).toEqual([]);
