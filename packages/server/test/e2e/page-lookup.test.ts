@@ -265,8 +265,20 @@ describe("Look up on the account page", () => {
     const box = `document.querySelector('[aria-label="The first rows"]')`;
     // It runs with the page, so it is no tab stop.
     expect(await page.evaluate(`[${box}.scrollHeight > ${box}.clientHeight + 1, getComputedStyle(${box}).overflowY, ${box}.getAttribute("tabindex")]`)).toEqual([false, "visible", null]);
+    // Each outcome ("Not valid") reads on one line, its reason running on after it, not in a column of its own.
+    const outcomes = await page.locator(".results-table .status").evaluateAll((spans) => spans.map((s) => ({ text: s.textContent, height: s.getBoundingClientRect().height })));
+    const oneLine = outcomes.find((o) => o.text === "Valid")!.height;
+    expect(outcomes.filter((o) => o.text !== "Valid").length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o.height > oneLine)).toEqual([]);
+    // A row that is not an ICCID shows no empty Country and Issuer lines.
+    const failedLabels = await page.locator('.results-table tr[data-outcome="failed"]').first().evaluate((row) =>
+      [...row.querySelectorAll("td")].filter((td) => td.getClientRects().length > 0).map((td) => td.dataset.label),
+    );
+    expect(failedLabels).toEqual(["Row", "ICCID", "Answer"]);
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-upload-375", { viewport: true });
+    await page.locator('.results-table tr[data-outcome="failed"]').first().evaluate((node) => node.scrollIntoView());
+    await screenshot(page, "lookup-upload-failed-375", { viewport: true });
     expect(problems).toEqual([]);
     await page.context().close();
   });
