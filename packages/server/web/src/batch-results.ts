@@ -49,14 +49,12 @@ function countries(tally: Tally): HTMLElement {
 }
 
 function rowElement(r: PreviewRow): HTMLTableRowElement {
-  const outcome = h("span", { class: `status ${r.outcome === "valid" ? "ok" : "bad"}` }, OUTCOME_WORDS[r.outcome]);
   return h(
     "tr",
     { class: r.outcome, "data-outcome": r.outcome },
     h("td", { "data-label": "Row", class: "num" }, String(r.row)),
     h("td", { "data-label": "ICCID" }, h("code", {}, r.input || "(blank)")),
-    // One child, so that on a phone, where the cell is a flex row, the reason runs on after the outcome.
-    h("td", { "data-label": "Answer" }, h("span", {}, outcome, r.note ? ` · ${r.note}` : "")),
+    h("td", { "data-label": "Answer" }, h("span", { class: `status ${r.outcome === "valid" ? "ok" : "bad"}` }, OUTCOME_WORDS[r.outcome]), r.note ? ` · ${r.note}` : ""),
     h("td", { "data-label": "Country" }, r.outcome === "failed" ? "" : r.country || h("span", { class: "muted" }, "Not known")),
     h("td", { "data-label": "Issuer" }, r.outcome === "failed" ? "" : r.issuer || h("span", { class: "muted" }, "Not known")),
   );
