@@ -271,13 +271,27 @@ describe("Look up on the account page", () => {
     expect(outcomes.filter((o) => o.text !== "Valid").length).toBeGreaterThan(0);
     expect(outcomes.filter((o) => o.height > oneLine)).toEqual([]);
     // A row that is not an ICCID shows no empty Country and Issuer lines.
-    const failedLabels = await page.locator('.results-table tr[data-outcome="failed"]').first().evaluate((row) =>
+    const failedRow = page.locator('.results-table tr[data-outcome="failed"]').first();
+    const failedLabels = await failedRow.evaluate((row) =>
       [...row.querySelectorAll("td")].filter((td) => td.getClientRects().length > 0).map((td) => td.dataset.label),
     );
     expect(failedLabels).toEqual(["Row", "ICCID", "Answer"]);
+    // Its reason wraps, and every line of it starts where the outcome starts, not under the label.
+    const answerLines = await failedRow.locator('td[data-label="Answer"]').evaluate((td) => {
+      const range = td.ownerDocument.createRange();
+      range.selectNodeContents(td);
+      const rects = [...range.getClientRects()];
+      return {
+        lines: new Set(rects.map((r) => Math.round(r.top))).size,
+        left: Math.min(...rects.map((r) => r.left)),
+        outcome: td.querySelector(".status")!.getBoundingClientRect().left,
+      };
+    });
+    expect(answerLines.lines).toBeGreaterThan(1);
+    expect(answerLines.left).toBeCloseTo(answerLines.outcome, 0);
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-upload-375", { viewport: true });
-    await page.locator('.results-table tr[data-outcome="failed"]').first().evaluate((node) => node.scrollIntoView());
+    await failedRow.evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-upload-failed-375", { viewport: true });
     expect(problems).toEqual([]);
     await page.context().close();
