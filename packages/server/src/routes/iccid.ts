@@ -1,7 +1,7 @@
 import { BatchRequest, BatchResult, LookupRequest, LookupResult } from "@iccid/core";
 import { answerBatch } from "../http/batch-answer.js";
 import { LOOKUP_ROWS } from "../http/csv-form.js";
-import { parseInput, readJson } from "../http/json-body.js";
+import { parseInput } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
 // Both spend a request of the rate limit, and quota for what they answer; the account page calls them
@@ -19,7 +19,7 @@ export const iccidRoutes: Route[] = [
     response: { status: 200, description: "The lookup result (valid may be false)", schema: LookupResult },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
-      const { iccid, imsi } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { iccid, imsi } = parseInput(LookupRequest, ctx.request.body);
       ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi);
     },
   }),
@@ -47,7 +47,7 @@ export const iccidRoutes: Route[] = [
     },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
-      const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { iccids } = parseInput(BatchRequest, ctx.request.body);
       await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
     },
   }),
