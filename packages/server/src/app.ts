@@ -2,11 +2,8 @@ import { createRequire } from "node:module";
 import Koa from "koa";
 import { pino, type Logger } from "pino";
 import type { DecoderSource } from "./decode/live-decoder.js";
-import { accessLog } from "./http/access-log.js";
 import { answerWriter } from "./http/answer-writer.js";
-import { problemMiddleware } from "./http/problem-middleware.js";
-import { protocolRules } from "./http/protocol-rules.js";
-import { UnsentAnswers } from "./http/unsent-answers.js";
+import { Connections } from "./http/connections.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
 import { buildOpenApi } from "./openapi.js";
@@ -15,7 +12,7 @@ import { LoginThrottle } from "./limits/login-throttle.js";
 import { AccountRateLimiter, memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
 import { UsageReadLimit } from "./limits/usage-read-limit.js";
 import type { RouteServices } from "./routes/context.js";
-import { routeTable, unrouted } from "./routes/router.js";
+import { routeTable } from "./routes/router.js";
 import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { AuditTrail } from "./services/audit-trail.js";
@@ -52,8 +49,8 @@ export interface AppDeps {
 export interface IccidApp {
   app: Koa<AppState>;
   lifecycle: Lifecycle;
-  /** The answers being sent, which the server looks at while it listens (the send timeout and the unsent-bytes limit). */
-  unsent: UnsentAnswers;
+  /** The connections and the answers they send, which the server follows while it listens (one at a time, the send timeout, the unsent-bytes limit). */
+  connections: Connections;
   settings: ServerSettings;
   /** The counts of lookups with no known issuer, written while the server listens and when it stops. */
   unknownPrefixes: UnknownPrefixes;
@@ -98,20 +95,16 @@ export function createApp(deps: AppDeps): IccidApp {
   };
 
   const lifecycle = new Lifecycle();
-  const unsent = new UnsentAnswers(settings, metrics && (() => metrics.connectionDropped()));
+  const connections = new Connections(settings, metrics && (() => metrics.connectionDropped()));
   // ctx.ip: with a trusted proxy, the X-Forwarded-For entry `proxyHops` from the right, never the
   // client-written ones left of it (Koa's maxIpsCount keeps only the last entries).
   const app = new Koa<AppState>({ proxy: settings.trustProxy, maxIpsCount: settings.proxyHops });
-  app.silent = true; // errors are answered and logged by problemMiddleware, never printed with stacks
-  // The access log and the metrics wrap the writer, so they see the status it sent and the request id it gave.
-  if (logger.isLevelEnabled("info")) app.use(accessLog(logger));
+  app.silent = true; // errors are answered and logged by the answer writer, never printed with stacks
+  // The metrics wrap the writer, so they see the status it sent.
   if (metrics) app.use(metrics.middleware());
-  app.use(answerWriter(logger));
-  app.use(problemMiddleware(logger, metrics && (() => metrics.storeError())));
-  app.use(unsent.guard());
-  app.use(protocolRules());
+  app.use(answerWriter(logger, metrics && (() => metrics.storeError())));
+  app.use(connections.guard());
   app.use(lifecycle.guard());
   app.use(routeTable(ROUTE_TABLE, services));
-  app.use(unrouted());
-  return { app, lifecycle, unsent, settings, unknownPrefixes };
+  return { app, lifecycle, connections, settings, unknownPrefixes };
 }

@@ -2,8 +2,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import type { IccidApp } from "./app.js";
-import { ClientErrors } from "./http/client-error.js";
-import { ConnectionGate } from "./http/connection-gate.js";
 import type { Store } from "./store/store.js";
 
 export interface RunningServer {
@@ -23,18 +21,17 @@ export interface ListenOptions {
   drainTimeoutMs?: number;
 }
 
-export async function listen({ app, lifecycle, unsent, unknownPrefixes }: IccidApp, options: ListenOptions): Promise<RunningServer> {
-  const clientErrors = new ClientErrors();
-  // One request at a time per connection, each told to the client-error handling as the one its connection answers.
-  const gate = new ConnectionGate(app.callback(), (res) => clientErrors.answering(res));
-  // A request without Host is the app's to refuse (protocol-rules.ts), with a problem body and a request id.
-  const server = createServer({ requireHostHeader: false }, gate.listener);
+export async function listen({ app, lifecycle, connections, unknownPrefixes }: IccidApp, options: ListenOptions): Promise<RunningServer> {
+  // One request at a time per connection (connections.ts); a request the parser refuses is answered after the one in flight.
+  const listener = connections.listener(app.callback());
+  // A request without Host is the app's to refuse (connections.ts), with a problem body and a request id.
+  const server = createServer({ requireHostHeader: false }, listener);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  server.on("clientError", clientErrors.listener);
+  server.on("clientError", connections.clientError);
   // An Expect other than 100-continue goes to the app too, which refuses it the same way.
-  server.on("checkExpectation", gate.listener);
+  server.on("checkExpectation", listener);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -43,8 +40,8 @@ export async function listen({ app, lifecycle, unsent, unknownPrefixes }: IccidA
     });
   });
   const { port } = server.address() as AddressInfo;
-  // The answers followed by the app's unsent-answers guard are looked at from now on.
-  unsent.start();
+  // The answers being sent are looked at from now on.
+  connections.start();
   unknownPrefixes.start();
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 
@@ -57,7 +54,7 @@ export async function listen({ app, lifecycle, unsent, unknownPrefixes }: IccidA
       // the requests in flight are done: answered, or their client gone (nobody waits for those answers;
       // one that is never read is cut by the send timeout). Then it closes.
       const drainUntil = Date.now() + (options.drainTimeoutMs ?? 10_000);
-      const busy = () => gate.inFlight > 0 || lifecycle.handling > 0;
+      const busy = () => connections.inFlight > 0 || lifecycle.handling > 0;
       while (busy() && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 10));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections that finish their request while draining become idle: close them as they do.
@@ -67,7 +64,7 @@ export async function listen({ app, lifecycle, unsent, unknownPrefixes }: IccidA
       await closed;
       clearInterval(sweeper);
       clearTimeout(deadline);
-      unsent.stop();
+      connections.stop();
       await unknownPrefixes.stop().catch((error: unknown) => options.logger?.error({ err: error }, "unknown-prefix counts not written"));
       await options.store.close();
       options.logger?.info("stopped");

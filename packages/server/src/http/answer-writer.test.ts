@@ -7,9 +7,8 @@ import { serve } from "../../test-support/serve.js";
 import { z } from "zod";
 import type { RouteServices } from "../routes/context.js";
 import { defineRoute } from "../routes/route.js";
-import { routeTable, unrouted } from "../routes/router.js";
-import { answerWriter } from "./answer-writer.js";
-import { problemMiddleware } from "./problem-middleware.js";
+import { routeTable } from "../routes/router.js";
+import { answerWriter, newRequestId } from "./answer-writer.js";
 import type { AppState } from "./state.js";
 
 // A route of each kind the writer meets: one with a schema and a status other than 200, one whose body
@@ -42,9 +41,7 @@ beforeAll(async () => {
   const app = new Koa<AppState>();
   app.silent = true;
   app.use(answerWriter(logger));
-  app.use(problemMiddleware(logger));
   app.use(routeTable(routes, {} as RouteServices));
-  app.use(unrouted());
   ({ base, close } = await serve(app.callback()));
 });
 afterAll(() => close());
@@ -57,7 +54,7 @@ async function send(method: string, path: string) {
 const COMMON = { "cache-control": "no-store", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
 describe("the answer writer", () => {
-  it("answers the status the route table declares and the body its response schema encodes, with the common fields", async () => {
+  it("answers the status the route table declares and the body as JSON, with the common fields", async () => {
     const r = await send("POST", "/made");
     expect(r.status).toBe(201);
     expect(r.headers["content-type"]).toBe("application/json; charset=utf-8");
@@ -85,5 +82,13 @@ describe("the answer writer", () => {
     expect(JSON.parse(r.text)).toMatchObject({ code: "internal_error", request_id: r.headers["x-request-id"] });
     expect(r.headers).toMatchObject(COMMON);
     expect(lines).toContainEqual(expect.objectContaining({ request_id: r.headers["x-request-id"], msg: "answer not encodable", err: { name: "TypeError" } }));
+  });
+});
+
+describe("newRequestId", () => {
+  it("makes req_ and 32 hex digits, never the same twice", () => {
+    const ids = Array.from({ length: 1000 }, newRequestId);
+    for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,99 +1,55 @@
-import type { IncomingMessage } from "node:http";
-import type { Context } from "koa";
+import { bodyParser } from "@koa/bodyparser";
+import type { Context, Middleware } from "koa";
 import type { z } from "zod";
 import { InvalidInput } from "../domain/refusals.js";
 import { fieldIssues, WIRE_PARSE } from "../domain/schema-issues.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
 
 /**
- * Reads a JSON body with a byte limit: 415 for another media type, 413 past the limit (before reading
- * when Content-Length says so), 422 `malformed_json` when it does not parse. An empty body is `undefined`.
+ * The guard of a route with a JSON body, after its auth: @koa/bodyparser reads the body into
+ * `ctx.request.body`, its text into `ctx.request.rawBody`. 415 for a body of another media type (which
+ * the parser would pass over), 413 past `limitBytes` (before reading when Content-Length says so, else
+ * as the body passes it; the rest is read and dropped, so the answer reaches the client), 422
+ * `malformed_json` when it does not parse. Any JSON value is taken (the schema names what is wrong with
+ * it); no body, or one of whitespace only, leaves `ctx.request.body` undefined. A client gone before its
+ * body arrived whole is ClientGone.
  */
-export async function readJson(ctx: Context, limitBytes: number): Promise<unknown> {
-  const text = readBodies.has(ctx.req) ? readBodies.get(ctx.req) : await bodyText(ctx, limitBytes);
-  if (text === undefined || text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpProblem("malformed_json", "The body is not valid JSON.");
-  }
+export function jsonBody(limitBytes: number): Middleware {
+  const parse = bodyParser({ enableTypes: ["json"], jsonStrict: false, jsonLimit: limitBytes, onError: (error, ctx) => refuse(error, ctx, limitBytes) });
+  return (ctx, next) => {
+    const length = ctx.request.length;
+    if (!((length !== undefined && length > 0) || ctx.get("Transfer-Encoding") !== "")) return next();
+    if (!ctx.is("application/json")) throw new HttpProblem("unsupported_media_type", "The body must be JSON, sent with Content-Type: application/json.");
+    if (ctx.req.destroyed) throw new ClientGone();
+    return parse(ctx, () => {
+      if (ctx.request.rawBody.trim() === "") ctx.request.body = undefined;
+      return next();
+    });
+  };
 }
 
-// Bodies read before the handler (an Idempotency-Key's request is compared by its body), by request.
-const readBodies = new WeakMap<IncomingMessage, string | undefined>();
+/** The parser's errors as the API answers them; a body of whitespace only (which does not parse) is no body. */
+function refuse(error: Error & { status?: number; body?: unknown }, ctx: Context, limitBytes: number): void {
+  if (error.status === 413) {
+    ctx.req.unpipe();
+    ctx.req.resume();
+    throw new HttpProblem("payload_too_large", `The body is over the ${Math.round(limitBytes / 1024)} KiB limit.`);
+  }
+  if (error.status === 415) throw new HttpProblem("unsupported_media_type", "The body's Content-Encoding is not one this server reads.");
+  if (typeof error.body === "string") {
+    if (error.body.trim() !== "") throw new HttpProblem("malformed_json", "The body is not valid JSON.");
+    ctx.request.rawBody = error.body;
+    return;
+  }
+  throw ctx.req.complete && !ctx.req.destroyed ? error : new ClientGone();
+}
 
 /**
- * The JSON body's text read ahead of the handler, with readJson's checks (415, 413); `undefined` when
- * there is none. readJson then parses this text rather than reading the request again.
+ * The body's text as the body guard read it (`undefined` when there was none), for the Idempotency-Key
+ * guard that runs after it and compares requests by their body.
  */
-export async function readBodyAhead(ctx: Context, limitBytes: number): Promise<string | undefined> {
-  const text = await bodyText(ctx, limitBytes);
-  readBodies.set(ctx.req, text);
-  return text;
-}
-
-async function bodyText(ctx: Context, limitBytes: number): Promise<string | undefined> {
-  const length = ctx.request.length;
-  const hasBody = (length !== undefined && length > 0) || ctx.get("Transfer-Encoding") !== "";
-  if (!hasBody) return undefined;
-  // The exact header most clients send is checked without parsing it; anything else goes through type-is.
-  const type = ctx.get("Content-Type");
-  if (type !== "application/json" && !ctx.is("application/json")) {
-    throw new HttpProblem("unsupported_media_type", "The body must be JSON, sent with Content-Type: application/json.");
-  }
-  if (length !== undefined && length > limitBytes) throw tooLarge(limitBytes);
-  return readText(ctx.req, limitBytes);
-}
-
-/** The body as text, refusing past `limitBytes`. Plain stream events: this runs on every request. */
-function readText(req: IncomingMessage, limitBytes: number): Promise<string> | string {
-  // A small body has usually arrived whole with the head, by the time the key was checked: it is taken
-  // as it lies in the stream's buffer, with no listeners added and removed.
-  if (req.complete && req.readableLength > 0 && req.readableLength <= limitBytes) {
-    // Unsized, read() hands over everything buffered, as one Buffer.
-    const whole = req.read() as Buffer | null;
-    if (whole !== null) return whole.toString("utf8");
-  }
-  // A request whose client went away before sending it whole never ends: say so at once.
-  if (req.destroyed) throw new ClientGone();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        // Answer 413 now and discard the rest as it arrives (destroying the request reset the connection
-        // before any answer); requestTimeout bounds a body that never ends.
-        cleanup();
-        req.resume();
-        reject(tooLarge(limitBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, size).toString("utf8"));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(req.complete ? error : new ClientGone());
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new ClientGone());
-    };
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("close", onClose);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-    req.on("close", onClose);
-  });
+export async function readBodyAhead(ctx: Context, _limitBytes?: number): Promise<string | undefined> {
+  return (ctx.request as { rawBody?: string }).rawBody;
 }
 
 /** The client closed its connection before its request arrived in full: nobody is left to answer. */
@@ -102,10 +58,6 @@ export class ClientGone extends Error {
     super("the client closed the connection before sending its request in full");
     this.name = "ClientGone";
   }
-}
-
-function tooLarge(limitBytes: number): HttpProblem {
-  return new HttpProblem("payload_too_large", `The body is over the ${Math.round(limitBytes / 1024)} KiB limit.`);
 }
 
 /** Parses a value with a wire schema, or refuses with `InvalidInput` naming every offending field. */

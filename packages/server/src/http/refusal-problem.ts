@@ -18,7 +18,7 @@ import {
 } from "../domain/refusals.js";
 import { rfc3339 } from "../time.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
-import { rateLimitHeaders } from "./rate-limit-fields.js";
+import { rateLimitFields } from "./rate-limit-fields.js";
 
 // RFC 6750: a request without a key gets the bare challenge; a key that was sent and failed gets
 // error="invalid_token", so a client can tell "send a key" from "this key will never work".
@@ -106,7 +106,7 @@ function rateLimited(refusal: RateLimited): HttpProblem {
   const { budget, retryAfterSeconds, state } = refusal;
   const words = BUDGET_WORDS[budget];
   const detail = state ? `Over ${state.limit} ${words} per ${state.windowSeconds} s.` : `Too many ${words}; try again later.`;
-  const fields = state ? rateLimitHeaders(state, budget === "usage_reads" ? "usage" : "default") : {};
+  const fields = state ? rateLimitFields(state, budget === "usage_reads" ? "usage" : "default") : {};
   return new HttpProblem(refusal.code, detail, {
     retry_after: retryAfterSeconds,
     headers: { ...fields, "Retry-After": String(retryAfterSeconds) },

@@ -1,6 +1,6 @@
 import { EidBatchRequest, EidBatchResult, EidLookupRequest, EidResult } from "@iccid/core";
 import { answerBatch } from "../http/batch-answer.js";
-import { parseInput, readJson } from "../http/json-body.js";
+import { parseInput } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
 // As the ICCID routes: both spend a request of the rate limit, and quota for what they answer.
@@ -18,7 +18,7 @@ export const eidRoutes: Route[] = [
     response: { status: 200, description: "The EID result (valid may be false)", schema: EidResult },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
-      const { eid } = parseInput(EidLookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { eid } = parseInput(EidLookupRequest, ctx.request.body);
       ctx.body = await s.eidLookups.lookup(ctx.state.grant, eid);
     },
   }),
@@ -35,7 +35,7 @@ export const eidRoutes: Route[] = [
     response: { status: 200, description: "The EID batch result", schema: EidBatchResult },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
-      const { eids } = parseInput(EidBatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { eids } = parseInput(EidBatchRequest, ctx.request.body);
       await answerBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids));
     },
   }),

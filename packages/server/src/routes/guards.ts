@@ -1,9 +1,7 @@
 import type { ProblemCode } from "@iccid/core";
-import { bearer } from "../http/bearer.js";
-import { csrfGuard } from "../http/csrf.js";
+import { bearer, csrfGuard, keyOrSession, requireSession } from "../http/auth.js";
 import { idempotency } from "../http/idempotency.js";
-import { keyOrSession } from "../http/key-or-session.js";
-import { requireSession } from "../http/session-auth.js";
+import { jsonBody } from "../http/json-body.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import type { Route, RouteHandler } from "./route.js";
@@ -49,7 +47,9 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
       await next();
     });
   }
-  // After the rate limit: a replay is a request like any other, and spends it.
+  // After the key or session: no body is read for a request that is refused anyway.
+  if (route.body) chain.push(jsonBody(s.settings.bodyLimitBytes));
+  // After the rate limit: a replay is a request like any other, and spends it. After the body: a request is compared by it.
   if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf, s.settings.bodyLimitBytes));
   return chain;
 }

@@ -1,5 +1,5 @@
 import { CreatedKey, CreateKeyRequest, KeyList, RollKeyRequest, type KeyRecord } from "@iccid/core";
-import { parseInput, readJson } from "../http/json-body.js";
+import { parseInput } from "../http/json-body.js";
 import { sessionOrigin } from "./audit-origin.js";
 import { defineRoute, type Route } from "./route.js";
 
@@ -41,7 +41,7 @@ export const keyRoutes: Route[] = [
     },
     handler: (s) => async (ctx) => {
       // The body is optional: no body means a key without a name, with every scope, that never expires.
-      const { name, scopes, expires_at } = parseInput(CreateKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
+      const { name, scopes, expires_at } = parseInput(CreateKeyRequest, ctx.request.body ?? {});
       ctx.body = await s.apiKeys.create(ctx.state.session.account.id, name ?? null, { scopes, expiresAt: expires_at, origin: sessionOrigin(ctx) });
     },
   }),
@@ -71,7 +71,7 @@ export const keyRoutes: Route[] = [
     response: { status: 201, description: "The new key", schema: CreatedKey },
     problems: ["not_found", "key_not_rollable"],
     handler: (s) => async (ctx) => {
-      const { grace_seconds } = parseInput(RollKeyRequest, (await readJson(ctx, s.settings.bodyLimitBytes)) ?? {});
+      const { grace_seconds } = parseInput(RollKeyRequest, ctx.request.body ?? {});
       ctx.body = await s.apiKeys.roll(ctx.state.session.account.id, ctx.params.id!, grace_seconds ?? 0, sessionOrigin(ctx));
     },
   }),

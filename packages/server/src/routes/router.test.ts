@@ -6,7 +6,7 @@ import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import { defineRoute, type RouteContext } from "./route.js";
 import { HttpProblem } from "../http/problem.js";
-import { routeTable, unrouted } from "./router.js";
+import { routeTable } from "./router.js";
 
 // Routes without auth, so their guards need no services.
 const answer = (text: string) => defineRoute({ method: "get", path: "/", summary: "", response: { status: 200, description: "" }, handler: () => (ctx) => void (ctx.body = text) });
@@ -26,7 +26,7 @@ let close: () => Promise<void>;
 let base: string;
 beforeAll(async () => {
   const app = new Koa<AppState, RouteContext>();
-  // What the app does with the fallback's refusals, in short: the status, and Allow as the body.
+  // What the app does with the router's refusals, in short: the status, and Allow as the body.
   app.use(async (ctx, next) => {
     try {
       await next();
@@ -37,7 +37,6 @@ beforeAll(async () => {
     }
   });
   app.use(routeTable(routes, {} as RouteServices));
-  app.use(unrouted());
   ({ base, close } = await serve(app.callback()));
 });
 afterAll(() => close());
@@ -73,5 +72,11 @@ describe("the route table's router", () => {
     expect(await send("DELETE", "/api/v1/keys")).toBe("405 allow HEAD, GET, POST");
     expect(await send("GET", "/api/v1/keys/key_1")).toBe("405 allow DELETE");
     expect(await send("DELETE", "/nowhere")).toBe("404 unrouted");
+  });
+
+  it("answers OPTIONS of a known path 200 with Allow, and of an unknown one 404", async () => {
+    const known = await request(`${base}/api/v1/keys`, { method: "OPTIONS" });
+    expect([known.statusCode, known.headers.allow, await known.body.text()]).toEqual([200, "HEAD, GET, POST", ""]);
+    expect(await send("OPTIONS", "/nowhere")).toBe("404 unrouted");
   });
 });

@@ -1,6 +1,6 @@
 import { LoginRequest, Session } from "@iccid/core";
-import { parseInput, readJson } from "../http/json-body.js";
-import { setSessionCookie } from "../http/session-auth.js";
+import { parseInput } from "../http/json-body.js";
+import { setSessionCookie } from "../http/auth.js";
 import { defineRoute, type Route } from "./route.js";
 
 export const sessionRoutes: Route[] = [
@@ -14,7 +14,7 @@ export const sessionRoutes: Route[] = [
     response: { status: 201, description: "Signed in", schema: Session },
     problems: ["invalid_credentials", "rate_limited"],
     handler: (s) => async (ctx) => {
-      const { email, password } = parseInput(LoginRequest, await readJson(ctx, s.settings.bodyLimitBytes));
+      const { email, password } = parseInput(LoginRequest, ctx.request.body);
       const { secret, active } = await s.sessions.login(email, password, ctx.ip, ctx.get("User-Agent") || null);
       setSessionCookie(ctx, secret, s.sessions.expiresAt(active.session));
       ctx.body = s.sessions.toBody(active);
