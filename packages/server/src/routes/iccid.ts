@@ -20,7 +20,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccid, imsi } = parseInput(LookupRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi);
+      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi, ctx.state.claimed);
     },
   }),
   defineRoute({
@@ -48,7 +48,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, await readJson(ctx, s.settings.bodyLimitBytes));
-      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
+      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids, ctx.state.claimed));
     },
   }),
 ];
