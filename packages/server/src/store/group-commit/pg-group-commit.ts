@@ -14,7 +14,7 @@ import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 // watching the wire: the group's COMMIT (the lost-commit test cuts connections at it).
 const COMMIT_CHARGES = {
   name: "COMMIT_charges",
-  text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+  text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
 };
 
 /**
@@ -88,6 +88,7 @@ function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]
   const proofs: string[] = [];
   const fingerprints: string[] = [];
   const statuses: number[] = [];
+  const times: number[] = [];
   for (const { merged, requests, indexes } of groups) {
     account.push(merged.account_id);
     period.push(merged.period_start);
@@ -102,11 +103,12 @@ function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]
       proofs.push(proof ? proof.key.toString("hex") : "NULL");
       fingerprints.push(proof ? proof.fingerprint.toString("hex") : "NULL");
       statuses.push(proof ? proof.status : 0);
+      times.push(proof ? proof.at : 0);
     }
   }
   return [
     textArray(account), numberArray(period), numberArray(limit), numberArray(bucket), textArray(key), numberArray(lookups), numberArray(sizes), numberArray(each),
-    `{${proofs.join(",")}}`, `{${fingerprints.join(",")}}`, numberArray(statuses),
+    `{${proofs.join(",")}}`, `{${fingerprints.join(",")}}`, numberArray(statuses), numberArray(times),
   ];
 }
 

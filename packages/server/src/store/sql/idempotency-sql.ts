@@ -2,20 +2,21 @@ import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 import type { IdempotencyStore, Proof, ProvenRequest } from "../store.js";
 import type { SqlDriver } from "./sql-driver.js";
 
-/**
- * A request's proof, unless a live one is there (parameters: the columns, then the window's start): a
- * proof from before the window is replaced, its key free to use again. Charges write it in their
- * transaction (the SQLite driver, and commit_charges on PostgreSQL, which spells it the same way).
- */
-export const PROVE = `INSERT INTO idempotency_proofs AS p (key_hash, fingerprint, status, lookups, created_at, answer) VALUES (?, ?, ?, ?, ?, ?)
-  ON CONFLICT (key_hash) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, lookups = excluded.lookups,
-    created_at = excluded.created_at, answer = excluded.answer
-  WHERE p.created_at < ?`;
+/** A request's proof, unless one is there under its key (parameters: the columns). */
+export const PROVE = `INSERT INTO idempotency_proofs (key_hash, fingerprint, status, lookups, created_at, answer) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (key_hash) DO NOTHING`;
 
 /**
- * The oldest proofs first, a bounded batch per statement: SQLite's rows are in rowid order, PostgreSQL's
- * heap in insertion order with a BRIN index on the time. A proof past its window is never read (findProof
- * asks for the window), so one left for the next sweep is harmless.
+ * Deletes the proof under a key if it is past its window (parameters: the key, the window's start), so
+ * that the key's next proof is a new row: on SQLite at the end of the rowid order, where the sweep expects it.
+ */
+export const FORGET_EXPIRED = "DELETE FROM idempotency_proofs WHERE key_hash = ? AND created_at < ?";
+
+/**
+ * The oldest proofs first, a bounded batch per statement. SQLite looks at the first rows in rowid order,
+ * which is the order of their times (each proof a new row, FORGET_EXPIRED); PostgreSQL finds them by the
+ * BRIN index on the time. A proof past its window is never read (findProof asks for the window), so one
+ * left for a later sweep (behind rows written before the clock was set back) is harmless.
  */
 const DELETE_OLDEST = {
   sqlite: `DELETE FROM idempotency_proofs WHERE rowid IN (SELECT rowid FROM idempotency_proofs ORDER BY rowid LIMIT ?) AND created_at < ?`,
@@ -36,7 +37,11 @@ export class SqlIdempotencyStore implements IdempotencyStore {
 
   async keepProof(proof: Proof): Promise<boolean> {
     const { key, fingerprint, status, lookups, at, answer } = proof;
-    return (await this.driver.run(PROVE, [key, fingerprint, status, lookups, at, answer ?? null, at - IDEMPOTENCY_WINDOW_MS])) === 1;
+    const [, kept] = await this.driver.atomically([
+      { sql: FORGET_EXPIRED, params: [key, at - IDEMPOTENCY_WINDOW_MS] },
+      { sql: PROVE, params: [key, fingerprint, status, lookups, at, answer ?? null] },
+    ]);
+    return kept!.changes === 1;
   }
 
   deleteProofsBefore(at: number, limit: number): Promise<number> {

@@ -8,7 +8,7 @@ export const POSTGRES_PROVING_COMMIT = `
   CREATE FUNCTION commit_charges(
     p_token UUID, p_made_at BIGINT, p_forget UUID[],
     g_account TEXT[], g_period BIGINT[], g_limit BIGINT[], g_bucket BIGINT[], g_key TEXT[], g_lookups BIGINT[], g_size INT[],
-    c_lookups BIGINT[], c_proof TEXT[], c_fingerprint TEXT[], c_status INT[], p_window BIGINT
+    c_lookups BIGINT[], c_proof TEXT[], c_fingerprint TEXT[], c_status INT[], c_at BIGINT[], p_window BIGINT
   ) RETURNS TABLE (charged BOOLEAN, used BIGINT) LANGUAGE plpgsql AS $$
     #variable_conflict use_column
     DECLARE
@@ -57,10 +57,10 @@ export const POSTGRES_PROVING_COMMIT = `
       FOR i IN 1 .. cardinality(c_lookups) LOOP
         CONTINUE WHEN c_proof[i] IS NULL OR NOT c_charged[i];
         INSERT INTO idempotency_proofs AS p (key_hash, fingerprint, status, lookups, created_at)
-        VALUES (decode(c_proof[i], 'hex'), decode(c_fingerprint[i], 'hex'), c_status[i], c_lookups[i], p_made_at)
+        VALUES (decode(c_proof[i], 'hex'), decode(c_fingerprint[i], 'hex'), c_status[i], c_lookups[i], c_at[i])
         ON CONFLICT (key_hash) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status,
           lookups = excluded.lookups, created_at = excluded.created_at, answer = NULL
-        WHERE p.created_at < p_made_at - p_window;
+        WHERE p.created_at < c_at[i] - p_window;
         CONTINUE WHEN FOUND;
         gi := c_group[i];
         UPDATE quota_counters SET used = used - c_lookups[i] WHERE account_id = g_account[gi] AND period_start = g_period[gi];

@@ -5,7 +5,7 @@ import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
-import { PROVE } from "../sql/idempotency-sql.js";
+import { FORGET_EXPIRED, PROVE } from "../sql/idempotency-sql.js";
 import { whenNotBusy } from "./busy.js";
 import { openDatabase } from "./open-database.js";
 
@@ -134,9 +134,9 @@ export class SqliteDriver implements SqlDriver {
     const outcome = this.#charge(c);
     const proof = c.proof;
     if (!outcome.charged || !proof) return outcome;
-    const proven = this.#prepared(PROVE).run(proof.key, proof.fingerprint, proof.status, proof.lookups, proof.at, null, proof.at - IDEMPOTENCY_WINDOW_MS)
-      .changes;
-    if (proven === 0) throw new AlreadyProven({ charged: false, used: outcome.used - c.lookups, replayed: true });
+    const prove = () => this.#prepared(PROVE).run(proof.key, proof.fingerprint, proof.status, proof.lookups, proof.at, null).changes === 1;
+    const proven = prove() || (this.#prepared(FORGET_EXPIRED).run(proof.key, proof.at - IDEMPOTENCY_WINDOW_MS).changes === 1 && prove());
+    if (!proven) throw new AlreadyProven({ charged: false, used: outcome.used - c.lookups, replayed: true });
     return outcome;
   }
 
