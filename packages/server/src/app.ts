@@ -17,6 +17,7 @@ import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { AuditTrail } from "./services/audit-trail.js";
 import { IdempotentRequests } from "./services/idempotent-requests.js";
+import { MemoryClaims, type InFlightClaims } from "./services/in-flight-claims.js";
 import { Lookups } from "./services/lookups.js";
 import { EidLookups } from "./services/eid-lookups.js";
 import { EidDecoder } from "./decode/eid-decoder.js";
@@ -40,6 +41,8 @@ export interface AppDeps {
   settings?: Partial<ServerSettings>;
   logger?: Logger;
   limiterFactory?: LimiterFactory;
+  /** Where requests with an Idempotency-Key hold their keys while they run: shared by the instances (Redis), or this process's. */
+  claims?: InFlightClaims;
   /** With Redis limits: whether Redis answers, which readiness reports. */
   sharedLimits?: SharedLimits;
   /** Prometheus counters; without them nothing is measured (and nothing costs). */
@@ -80,7 +83,7 @@ export function createApp(deps: AppDeps): IccidApp {
     usageReads: new UsageReadLimit(limiters, settings.usageReads, settings.usageReadWindowSeconds),
     lookups: new Lookups(decoder, meter, imsiDecoder(), unknownPrefixes),
     eidLookups: new EidLookups(new EidDecoder(), meter),
-    idempotentRequests: new IdempotentRequests(store.idempotency, clock),
+    idempotentRequests: new IdempotentRequests(store.idempotency, deps.claims ?? new MemoryClaims(), clock),
     usage: new UsageReport(store, clock),
     sessions: new Sessions(
       store,

@@ -7,6 +7,8 @@ import { createApp } from "../src/app.js";
 import { loadDecoder } from "../src/decode/load.js";
 import { listen } from "../src/http-server.js";
 import { connectRedis, redisLimiters, redisReady } from "../src/limits/redis-limiters.js";
+import type { InFlightClaims } from "../src/services/in-flight-claims.js";
+import { RedisClaims } from "../src/services/redis-claims.js";
 import type { ServerMetrics } from "../src/metrics/prometheus.js";
 import { Accounts } from "../src/services/accounts.js";
 import { ApiKeys } from "../src/services/api-keys.js";
@@ -96,6 +98,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     decoder,
     settings: { ...(options.bodyLimitBytes ? { bodyLimitBytes: options.bodyLimitBytes } : {}), ...options.settings },
     ...(backing.limiters ? { limiterFactory: backing.limiters } : {}),
+    ...(backing.claims ? { claims: backing.claims } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const running = await listen(iccidApp, { host: "127.0.0.1", port: 0, store, drainTimeoutMs: 2_000 });
@@ -136,6 +139,8 @@ export interface TestBacking {
   kind: "sqlite" | "postgres";
   store: Store;
   limiters?: ReturnType<typeof redisLimiters>;
+  /** With Redis: the Idempotency-Key claims every instance on this store shares. */
+  claims?: InFlightClaims;
   holdCharges(): Promise<ReleaseCharges>;
   dispose(): Promise<void>;
 }
@@ -160,7 +165,7 @@ export async function openTestStore(): Promise<TestBacking> {
   return {
     kind: "postgres",
     store: new PgStore(url, { schema: schema.name }),
-    ...(redis ? { limiters: redisLimiters(redis, `iccid-test:${schema.name}`) } : {}),
+    ...(redis ? { limiters: redisLimiters(redis, `iccid-test:${schema.name}`), claims: new RedisClaims(redis, `iccid-test:${schema.name}`) } : {}),
     holdCharges: () => holdPgCharges(url, schema.name),
     async dispose() {
       await redis?.quit();

@@ -29,20 +29,15 @@ const usage = async (user: TestAccount) => (await call(server.url, "GET", "/api/
 const remaining = (a: Answer) => Number(/r=(\d+)/.exec(a.headers.ratelimit!)![1]);
 
 /**
- * Claims a lookup's key through the store, as a request with `request` as its body running on another
- * instance does: its fingerprint is the SHA-256 of the body's bytes (docs/api.md), worked out here apart
- * from the server's own code. Returns the claim's id.
+ * The store's name for a request's key: the first 16 bytes of SHA-256 over the account, the route and the
+ * Idempotency-Key, each ended by a NUL (docs/api.md), worked out here apart from the server's own code.
  */
-async function claimElsewhere(user: TestAccount, key: string, request: unknown) {
-  const id = { accountId: user.id, route: "/api/v1/iccid/lookup", key };
-  const fingerprint = createHash("sha256").update(JSON.stringify(request)).digest("hex");
-  const claim = { id, fingerprint, at: now, expiredBefore: 0, abandonedBefore: 0 };
-  expect(await server.store.idempotency.claimIdempotencyKey(claim)).toBe("claimed");
-  return id;
-}
+const proofKey = (accountId: string, route: string, key: string) =>
+  createHash("sha256").update(`${accountId}\0${route}\0${key}\0`).digest().subarray(0, 16);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("Idempotency-Key", () => {
-  it("answers a repeated lookup with the first answer, marked replayed, charged once but spending the rate limit", async () => {
+  it("runs a repeated lookup again: the same answer, marked replayed, charged once but spending the rate limit", async () => {
     const user = await server.createAccount();
     const first = await lookup(user, "lookup-1", { iccid: iccid(1) });
     expect(first.status).toBe(200);
@@ -104,50 +99,68 @@ describe("Idempotency-Key", () => {
     expect(csvAgain.headers["idempotent-replayed"]).toBe("true");
     expect(csvAgain.headers["content-type"]).toBe(csv.headers["content-type"]);
     expect(csvAgain.text).toBe(csv.text);
-    // A replay is the first answer in its first form, whatever the replay's Accept.
+    // A replay runs again: it answers in the form its own Accept asks for, uncharged.
     const jsonAsCsv = await batch(user, "b-json", iccids, "text/csv");
-    expect([jsonAsCsv.headers["idempotent-replayed"], jsonAsCsv.headers["content-type"]]).toEqual(["true", json.headers["content-type"]]);
-    expect(jsonAsCsv.text).toBe(json.text);
+    expect([jsonAsCsv.headers["idempotent-replayed"], jsonAsCsv.headers["content-type"]]).toEqual(["true", csv.headers["content-type"]]);
+    expect(jsonAsCsv.text).toBe(csv.text);
     expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 600 });
   });
 
   it("answers 409 idempotency_key_in_use with Retry-After while the first request is being answered", async () => {
     const user = await server.createAccount();
+    expect((await lookup(user, undefined, { iccid: iccid(4999) })).status).toBe(200); // the key's first use writes too
     const request = { iccid: iccid(5) };
-    // The claim a request on another instance holds while it runs: made through the store it shares.
-    const id = await claimElsewhere(user, "in-flight", request);
-    const duplicate = await lookup(user, "in-flight", request);
-    expect(duplicate.status).toBe(409);
-    expect(duplicate.body.code).toBe("idempotency_key_in_use");
-    expect(duplicate.headers["retry-after"]).toBe("1");
-    await server.store.idempotency.keepIdempotentAnswer(id, { status: 200, contentType: "application/json; charset=utf-8", body: '{"kept":true}' });
-    const afterwards = await lookup(user, "in-flight", request);
-    expect(afterwards.status).toBe(200);
-    expect(afterwards.text).toBe('{"kept":true}');
-    expect((await usage(user)).totals).toEqual({ requests: 0, lookups: 0 });
-  });
-
-  it("runs a request again once its claim is abandoned: held 5 minutes by an instance that never answered", async () => {
-    const user = await server.createAccount();
-    const request = { iccid: iccid(13) };
-    await claimElsewhere(user, "abandoned", request);
-    const send = () => lookup(user, "abandoned", request);
-    now += 4 * 60_000;
-    expect((await send()).body.code).toBe("idempotency_key_in_use");
-    now += 60_000 + 1_000;
-    const ran = await send();
+    // The first request claims its key and runs; its charge waits on the store.
+    const release = await server.holdCharges();
+    let first: Promise<Answer> | undefined;
+    try {
+      first = lookup(user, "in-flight", request);
+      await pause(300);
+      const duplicate = await lookup(user, "in-flight", request);
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.code).toBe("idempotency_key_in_use");
+      expect(duplicate.headers["retry-after"]).toBe("1");
+      const other = await lookup(user, "in-flight", { iccid: iccid(6) });
+      expect([other.status, other.body.code]).toEqual([422, "idempotency_key_reused"]);
+    } finally {
+      await release();
+    }
+    const ran = await first!;
     expect([ran.status, ran.headers["idempotent-replayed"]]).toEqual([200, undefined]);
-    expect((await usage(user)).totals).toEqual({ requests: 1, lookups: 1 });
+    const afterwards = await lookup(user, "in-flight", request);
+    expect([afterwards.status, afterwards.headers["idempotent-replayed"]]).toEqual([200, "true"]);
+    expect(afterwards.text).toBe(ran.text);
+    expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 2 });
   });
 
-  it("keeps the answer of a request whose client went away while it ran: the retry is its replay, charged once", async () => {
+  it("answers a replay uncharged even once the quota is spent", async () => {
+    const user = await server.createAccount({ plan: "tiny" });
+    expect((await lookup(user, "q-1", { iccid: iccid(20) })).status).toBe(200);
+    expect((await lookup(user, "q-2", { iccid: iccid(21) })).status).toBe(200);
+    expect((await lookup(user, "q-3", { iccid: iccid(22) })).body.code).toBe("quota_exceeded");
+    const replay = await lookup(user, "q-1", { iccid: iccid(20) });
+    expect([replay.status, replay.headers["idempotent-replayed"]]).toEqual([200, "true"]);
+    expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 2 });
+  });
+
+  it("keeps nothing of a batch that charged nothing: every item failed, so asked again it runs again", async () => {
+    const user = await server.createAccount();
+    const bad = Array.from({ length: 50 }, (_, i) => `not an iccid ${i}`);
+    const first = await batch(user, "all-bad", bad);
+    expect([first.status, first.headers["idempotent-replayed"]]).toEqual([200, undefined]);
+    const again = await batch(user, "all-bad", bad);
+    expect([again.status, again.headers["idempotent-replayed"]]).toEqual([200, undefined]);
+    expect(again.text).toBe(first.text);
+    expect(await server.store.idempotency.findProof(proofKey(user.id, "/api/v1/iccid/batch", "all-bad"), 0)).toBeUndefined();
+    expect((await usage(user)).totals.lookups).toBe(0);
+  });
+
+  it("proves a request whose client went away while it ran: the retry is its replay, charged once", async () => {
     const user = await server.createAccount();
     expect((await lookup(user, undefined, { iccid: iccid(7999) })).status).toBe(200); // the key's first use writes too
     const iccids = Array.from({ length: 1000 }, (_, i) => iccid(7000 + i));
     const request = rawJsonPost("/api/v1/iccid/batch", user.apiKey, JSON.stringify({ iccids }), { "Idempotency-Key": "gone" });
-    // The whole request, then, once the server holds it, the connection reset while its charge waits (on
-    // PostgreSQL only the charge waits, after the key was claimed; SQLite's one write lock holds the claim too).
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // The whole request, then, once the server holds it, the connection reset while its charge waits.
     const release = await server.holdCharges();
     try {
       const { socket, ended } = await neverReading(server.url, request);
@@ -160,15 +173,15 @@ describe("Idempotency-Key", () => {
     } finally {
       await release();
     }
-    await pause(500); // on SQLite its claim waited on the lock too: it is made first, within the busy retry's pause
+    await pause(500); // on SQLite the charge waited in the busy retry's pause: it is made within it
     let retry: Answer | undefined;
     await eventually(async () => {
       retry = await batch(user, "gone", iccids);
-      // Until the first request's answer is kept, its claim answers 409.
-      expect(retry.status, "the first request's answer is still not kept: its claim answers 409").not.toBe(409);
+      // Until the first request's charge is made, its claim answers 409.
+      expect(retry.status, "the first request is still being answered: its claim answers 409").not.toBe(409);
     });
     expect([retry!.status, retry!.headers["idempotent-replayed"]]).toEqual([200, "true"]);
-    expect(JSON.parse(retry!.text).results).toHaveLength(1000); // the kept answer is whole
+    expect(JSON.parse(retry!.text).results).toHaveLength(1000); // the replay ran whole
     expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 1001 });
   });
 
@@ -224,16 +237,15 @@ describe("Idempotency-Key", () => {
     expect(later.headers["idempotent-replayed"]).toBeUndefined();
   });
 
-  it("deletes every account's answers past 24 hours, swept by a later request of any account", async () => {
+  it("deletes every account's proofs past 24 hours, swept by a later request of any account", async () => {
     const [gone, active] = [await server.createAccount(), await server.createAccount()];
     expect((await lookup(gone, "left-behind", { iccid: iccid(13) })).status).toBe(200);
-    now += 24 * 3_600_000 + 1_000;
+    const left = proofKey(gone.id, "/api/v1/iccid/lookup", "left-behind");
+    expect(await server.store.idempotency.findProof(left, 0)).toBeDefined();
+    now += 24 * 3_600_000 + 61_000;
     expect((await lookup(active, "fresh", { iccid: iccid(14) })).status).toBe(200);
-    // A claim that deletes nothing itself: it gets the key only once the sweep, which runs beside the
-    // request that started it, has deleted the kept answer.
-    const id = { accountId: gone.id, route: "/api/v1/iccid/lookup", key: "left-behind" };
-    const claim = () => server.store.idempotency.claimIdempotencyKey({ id, fingerprint: "probe", at: now, expiredBefore: 0, abandonedBefore: 0 });
-    await eventually(async () => expect(await claim()).toBe("claimed"));
+    // The sweep runs beside the request that started it.
+    await eventually(async () => expect(await server.store.idempotency.findProof(left, 0)).toBeUndefined());
     expect((await lookup(active, "fresh", { iccid: iccid(14) })).headers["idempotent-replayed"]).toBe("true");
   });
 
@@ -250,16 +262,9 @@ describe("Idempotency-Key", () => {
     const { key: _secret, ...record } = first.body;
     expect(again.body).toEqual(record);
     expect(again.text).not.toContain(first.body.key);
-    // What the store keeps has no secret either (read back through a claim that finds the row in place).
-    const kept = await server.store.idempotency.claimIdempotencyKey({
-      id: { accountId: user.id, route: "/api/v1/keys", key: "make-ci" },
-      fingerprint: "another body",
-      at: now,
-      expiredBefore: 0,
-      abandonedBefore: 0,
-    });
-    expect(kept).not.toBe("claimed");
-    expect(JSON.parse((kept as { answer: { body: string } }).answer.body)).toEqual(record);
+    // What the store keeps has no secret either.
+    const kept = await server.store.idempotency.findProof(proofKey(user.id, "/api/v1/keys", "make-ci"), 0);
+    expect(JSON.parse(kept!.answer!)).toEqual(record);
     expect(JSON.stringify(kept)).not.toContain(first.body.key);
     const keys = (await call(server.url, "GET", "/api/v1/keys", { cookie })).body.data;
     expect(keys.filter((k: { name: string }) => k.name === "ci")).toHaveLength(1);

@@ -1,4 +1,5 @@
 import type { RateLimitState } from "../domain/rate-limit-state.js";
+import type { ClaimedRequest } from "../services/idempotent-requests.js";
 import type { ActiveSession } from "../services/sessions.js";
 import type { Payer } from "../store/store.js";
 import type { DeclaredAnswer, WrittenAnswer } from "./answer-writer.js";
@@ -15,6 +16,8 @@ export interface AppState {
   /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
   rateLimit?: RateLimitState;
   session: ActiveSession;
+  /** A request sent with an Idempotency-Key: its claim, which its charge is made with (http/idempotency.ts). */
+  claimed?: ClaimedRequest;
   /**
    * Set for a request claimed by its Idempotency-Key: the answer writer settles the claim with the answer
    * before it goes out, or with none when the request ended without one.

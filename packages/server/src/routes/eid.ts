@@ -19,7 +19,7 @@ export const eidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { eid } = parseInput(EidLookupRequest, ctx.request.body);
-      ctx.body = await s.eidLookups.lookup(ctx.state.grant, eid);
+      ctx.body = await s.eidLookups.lookup(ctx.state.grant, eid, ctx.state.claimed);
     },
   }),
   defineRoute({
@@ -36,7 +36,7 @@ export const eidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { eids } = parseInput(EidBatchRequest, ctx.request.body);
-      await answerBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids));
+      await answerBatch(ctx, s.eidLookups.batch(ctx.state.grant, eids, ctx.state.claimed));
     },
   }),
 ];

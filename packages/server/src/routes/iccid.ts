@@ -22,7 +22,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccid, imsi } = parseInput(LookupRequest, ctx.request.body);
-      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi);
+      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi, ctx.state.claimed);
     },
   }),
   defineRoute({
@@ -50,7 +50,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, ctx.request.body);
-      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids));
+      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids, ctx.state.claimed));
     },
   }),
 ];

@@ -1,5 +1,6 @@
 import type { BatchSummary } from "@iccid/core";
 import type { Payer } from "../store/store.js";
+import type { ClaimedRequest } from "./idempotent-requests.js";
 import type { Meter } from "./meter.js";
 
 /** A batch's items are done: its summary, and its charge under way. */
@@ -33,10 +34,10 @@ export class BatchTally {
   }
 
   /** The summary of the items counted, and the charge of what was answered, started now. */
-  charge(meter: Meter, payer: Payer): ChargedBatch {
+  charge(meter: Meter, payer: Payer, claimed?: ClaimedRequest): ChargedBatch {
     const ok = this.#ok;
     const failed = this.#failedItems;
     const summary = { total: ok + failed, ok, failed, valid: this.#valid, invalid: ok - this.#valid, unique: this.#answered.size + this.#failed.size };
-    return { summary, charged: meter.charge(payer, this.#answered.size) };
+    return { summary, charged: meter.charge(payer, this.#answered.size, claimed) };
   }
 }

@@ -1,71 +1,119 @@
-import { sha256Hex } from "../auth/secrets.js";
+import { createHash } from "node:crypto";
+import { IDEMPOTENCY_WINDOW_MS } from "../domain/idempotency-window.js";
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../domain/refusals.js";
-import type { IdempotencyStore, IdempotentRequestId, StoredAnswer } from "../store/store.js";
+import type { IdempotencyStore, Proof, ProvenRequest } from "../store/store.js";
 import type { Clock } from "../time.js";
+import type { InFlightClaims } from "./in-flight-claims.js";
 
-/** How long an answer is kept for replays. */
-const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
-/**
- * How long a claim may stay pending before it counts as abandoned (its instance stopped while answering):
- * far longer than any request of these routes takes, so a live request is never run twice.
- */
-const ABANDONED_CLAIM_MS = 5 * 60_000;
 /** What a duplicate of a request in flight is told to wait, in whole seconds. */
 const IN_FLIGHT_RETRY_SECONDS = 1;
-/** Expired answers of every account are deleted at most this often per instance, by a request's claim. */
+/** Expired proofs of every account are deleted at most this often per instance, started by a request. */
 const SWEEP_INTERVAL_MS = 60_000;
+/** Proofs deleted per statement: each a short transaction, well under 20 ms. */
+const SWEEP_BATCH = 300;
 
-/** The request a claim admitted: `keep` stores its answer for replays, `release` lets the same key run again. */
-export interface ClaimedRequest {
-  keep(answer: StoredAnswer): Promise<void>;
-  release(): Promise<void>;
+/** Which request an Idempotency-Key names: the account's key on one route. */
+export interface IdempotentRequestId {
+  accountId: string;
+  /** The route's path as declared (`/api/v1/iccid/lookup`). */
+  route: string;
+  key: string;
 }
 
-/** What to do with a request sent with an Idempotency-Key: run it (claimed), or answer what it was answered. */
-export type IdempotencyDecision = { run: ClaimedRequest } | { replay: StoredAnswer };
+/** The first 16 bytes of SHA-256: 128 bits, as unlikely to collide by chance as a UUID. */
+function hash16(...parts: string[]): Buffer {
+  const h = createHash("sha256");
+  for (const part of parts) h.update(part).update("\0");
+  return h.digest().subarray(0, 16);
+}
 
 /**
- * Idempotency keys: a request with an account's key on a route runs once within 24 hours; the same key
- * with the same body is answered what the first was, however many times and on whichever instance. The
- * same key with another body is refused (IdempotencyKeyReused), and while the first is still running, a
- * duplicate is too (IdempotencyKeyInUse). The body is compared by its SHA-256.
+ * A request with an Idempotency-Key admitted to run, holding its key until it ends. A first run is charged
+ * with its proof (`proof`); a replay (`replayed`) runs too but is charged nothing, and so is a first run
+ * whose charge found the proof already there (the same request answered meanwhile: it became a replay).
+ */
+export class ClaimedRequest {
+  constructor(
+    readonly key: Buffer,
+    readonly fingerprint: Buffer,
+    readonly at: number,
+    /** A replay: the request was proven within the window. */
+    public replayed: boolean,
+    /** For a replay, the answer its proof kept (key creation), else null: the request runs again. */
+    readonly keptAnswer: { status: number; body: string } | null,
+    private readonly claims: InFlightClaims,
+  ) {}
+
+  /** The proof of this request, answered `status` and charged `lookups`. */
+  proof(status: number, lookups: number, answer?: string): Proof {
+    return { key: this.key, fingerprint: this.fingerprint, status, lookups, at: this.at, ...(answer === undefined ? {} : { answer }) };
+  }
+
+  /** Frees the key: a request that charged nothing may run again, a proven one is a replay from now on. */
+  end(): Promise<void> {
+    return this.claims.release(this.key);
+  }
+}
+
+/**
+ * Idempotency keys: a request with an account's key on a route is charged once within 24 hours; the same
+ * key with the same body again is a replay, however many times and on whichever instance. The same key
+ * with another body is refused (IdempotencyKeyReused), and while the first is still running, a duplicate
+ * is too (IdempotencyKeyInUse). What proves a request is its proof, written with its charge; a request
+ * that charged nothing leaves none, and runs again when asked again.
  */
 export class IdempotentRequests {
   #lastSweep = 0;
+  #sweeping = false;
 
   constructor(
     private readonly store: IdempotencyStore,
+    private readonly claims: InFlightClaims,
     private readonly clock: Clock,
   ) {}
 
-  async begin(id: IdempotentRequestId, body: string): Promise<IdempotencyDecision> {
+  /** Claims the request's key and reads its proof, at once; throws the refusal of a duplicate or another body. */
+  async begin(id: IdempotentRequestId, body: string): Promise<ClaimedRequest> {
     const at = this.clock.now();
-    const fingerprint = sha256Hex(body);
+    const key = hash16(id.accountId, id.route, id.key);
+    const fingerprint = hash16(body);
     this.#sweep(at);
-    const found = await this.store.claimIdempotencyKey({
-      id,
-      fingerprint,
-      at,
-      expiredBefore: at - IDEMPOTENCY_WINDOW_MS,
-      abandonedBefore: at - ABANDONED_CLAIM_MS,
-    });
-    if (found === "claimed") return { run: this.#claimed(id) };
-    if (found.fingerprint !== fingerprint) throw new IdempotencyKeyReused();
-    if (!found.answer) throw new IdempotencyKeyInUse(IN_FLIGHT_RETRY_SECONDS);
-    return { replay: found.answer };
+    const taking = this.claims.take(key, fingerprint);
+    let proven: ProvenRequest | undefined;
+    try {
+      proven = await this.store.findProof(key, at - IDEMPOTENCY_WINDOW_MS);
+    } catch (error) {
+      if ((await taking) === undefined) await this.claims.release(key);
+      throw error;
+    }
+    const holder = await taking;
+    if (holder) throw fingerprint.equals(holder) ? new IdempotencyKeyInUse(IN_FLIGHT_RETRY_SECONDS) : new IdempotencyKeyReused();
+    const claimed = new ClaimedRequest(key, fingerprint, at, proven !== undefined, proven?.answer ? { status: proven.status, body: proven.answer } : null, this.claims);
+    if (proven && !proven.fingerprint.equals(fingerprint)) {
+      await claimed.end();
+      throw new IdempotencyKeyReused();
+    }
+    return claimed;
   }
 
-  #claimed(id: IdempotentRequestId): ClaimedRequest {
-    return {
-      keep: (answer) => this.store.keepIdempotentAnswer(id, answer),
-      release: () => this.store.releaseIdempotencyKey(id),
-    };
+  /** Keeps the proof of a request no charge proved (key creation), with the answer its replays get. */
+  async keep(claimed: ClaimedRequest, status: number, answer: string): Promise<void> {
+    await this.store.keepProof(claimed.proof(status, 0, answer));
   }
 
-  /** Deletes expired answers now and then, without holding up the request (a failure waits for the next). */
+  /**
+   * Deletes expired proofs now and then, beside the request that started it: batch after batch, each its
+   * own short transaction, until one finds none; then frees the pages (a failure waits for the next sweep).
+   */
   #sweep(at: number): void {
-    if (at - this.#lastSweep < SWEEP_INTERVAL_MS) return;
+    if (at - this.#lastSweep < SWEEP_INTERVAL_MS || this.#sweeping) return;
     this.#lastSweep = at;
-    this.store.deleteIdempotentRequestsBefore(at - IDEMPOTENCY_WINDOW_MS).catch(() => undefined);
+    this.#sweeping = true;
+    void (async () => {
+      while ((await this.store.deleteProofsBefore(at - IDEMPOTENCY_WINDOW_MS, SWEEP_BATCH)) > 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.store.reclaimSpace();
+    })()
+      .catch(() => undefined)
+      .finally(() => (this.#sweeping = false));
   }
 }

@@ -1,6 +1,10 @@
 import { QuotaExceeded } from "../domain/refusals.js";
 import type { MeterStore, Payer } from "../store/store.js";
 import { billingPeriod, floorHour, type Clock } from "../time.js";
+import type { ClaimedRequest } from "./idempotent-requests.js";
+
+/** The status of every answer a charge is made for: a lookup's, a batch's. */
+const PROVEN_STATUS = 200;
 
 /**
  * Charges answered requests against the monthly quota and the usage counters in one store transaction,
@@ -17,7 +21,13 @@ export class Meter {
     private readonly onCharged?: (lookups: number) => void,
   ) {}
 
-  async charge(grant: Payer, lookups: number): Promise<void> {
+  /**
+   * A request sent with an Idempotency-Key (`claimed`) is charged with its proof, written in the same
+   * transaction; a replay is charged nothing and counted nowhere, and neither is a request that charges no
+   * lookup proven (asked again, it runs again).
+   */
+  async charge(grant: Payer, lookups: number, claimed?: ClaimedRequest): Promise<void> {
+    if (claimed?.replayed) return;
     const now = this.clock.now();
     const period = this.#period(grant.subscription.period_anchor, now);
     const limit = grant.plan.monthly_lookups;
@@ -28,9 +38,14 @@ export class Meter {
       bucket_start: floorHour(now),
       lookups,
       quota_limit: limit,
+      ...(claimed && lookups > 0 ? { proof: claimed.proof(PROVEN_STATUS, lookups) } : {}),
     });
     if (outcome.charged) {
       this.onCharged?.(lookups);
+      return;
+    }
+    if (outcome.replayed) {
+      claimed!.replayed = true;
       return;
     }
     const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));

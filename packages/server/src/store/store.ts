@@ -87,9 +87,15 @@ export interface Charge {
   bucket_start: number;
   lookups: number;
   quota_limit: number;
+  /** The request's proof, for a request sent with an Idempotency-Key: written with the charge, or neither is. */
+  proof?: Proof;
 }
 
-export type ChargeOutcome = { charged: true; used: number } | { charged: false; used: number };
+/**
+ * A charge made, or refused over the quota; or, with `replayed`, not made because the request's proof was
+ * already there (the same request answered meanwhile): the request is then a replay.
+ */
+export type ChargeOutcome = { charged: true; used: number } | { charged: false; used: number; replayed?: true };
 
 export interface UsageRow {
   bucket_start: number;
@@ -219,49 +225,40 @@ export interface MeterStore {
   usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]>;
 }
 
-/** Which request an Idempotency-Key names: the account's key on one route. */
-export interface IdempotentRequestId {
-  accountId: string;
-  /** The route's path as declared (`/api/v1/iccid/lookup`). */
-  route: string;
-  key: string;
-}
-
-/** A claim of an Idempotency-Key before its request runs; rows created before the bounds are stale. */
-export interface IdempotencyClaim {
-  id: IdempotentRequestId;
-  /** SHA-256 of the request's body, hex: the same body is the same request. */
-  fingerprint: string;
-  at: number;
-  /** A kept answer older than this is gone: the key may be used again. */
-  expiredBefore: number;
-  /** A pending claim older than this was abandoned (its instance stopped): it may be claimed again. */
-  abandonedBefore: number;
-}
-
-/** An answer as it was sent: status, Content-Type and body. */
-export interface StoredAnswer {
+/**
+ * The proof that a request sent with an Idempotency-Key was answered and charged: never its answer (a
+ * replay runs again), only what tells a replay from another request. Fixed-size whatever the request.
+ */
+export interface Proof {
+  /** The first 16 bytes of SHA-256 over the account, the route and the Idempotency-Key. */
+  key: Buffer;
+  /** The first 16 bytes of SHA-256 over the request's body: the same body is the same request. */
+  fingerprint: Buffer;
+  /** The status the request was answered. */
   status: number;
-  contentType: string;
-  body: string;
+  /** The lookups it was charged. */
+  lookups: number;
+  at: number;
+  /** Key creation only: the created key's record without its secret, which its replay answers. */
+  answer?: string;
 }
 
-/** A claim found in place: its request's fingerprint, and its answer once it has one (else it is in flight). */
-export interface KeptRequest {
-  fingerprint: string;
-  answer?: StoredAnswer;
-}
+/** A proof as read back for a request with the same key: enough to tell a replay from another body. */
+export type ProvenRequest = Pick<Proof, "fingerprint" | "status"> & { answer: string | null };
 
-/** The requests sent with an Idempotency-Key, and the answers kept for their replays. */
+/**
+ * The proofs of the requests sent with an Idempotency-Key. A lookup's proof is written by its charge, in
+ * the same transaction (Charge.proof); key creation, which charges nothing, keeps its own.
+ */
 export interface IdempotencyStore {
-  /** "claimed" when this request may run; otherwise the claim in place, on any instance. */
-  claimIdempotencyKey(claim: IdempotencyClaim): Promise<KeptRequest | "claimed">;
-  /** Keeps the answer of a claimed request, for replays. */
-  keepIdempotentAnswer(id: IdempotentRequestId, answer: StoredAnswer): Promise<void>;
-  /** Deletes a pending claim: its request did nothing, and the same key may run again. */
-  releaseIdempotencyKey(id: IdempotentRequestId): Promise<void>;
-  /** Deletes every claim and kept answer created before `at`; answers how many. */
-  deleteIdempotentRequestsBefore(at: number): Promise<number>;
+  /** The proof under `key` made at or after `since`, if any. */
+  findProof(key: Buffer, since: number): Promise<ProvenRequest | undefined>;
+  /** Keeps a proof not made by a charge (key creation), unless a live one is there: answers whether it was kept. */
+  keepProof(proof: Proof): Promise<boolean>;
+  /** Deletes up to `limit` of the oldest proofs made before `at`, in one short transaction: answers how many. */
+  deleteProofsBefore(at: number, limit: number): Promise<number>;
+  /** Hands pages freed by deletions back to the file system, a few at a time; a no-op where the store does this itself. */
+  reclaimSpace(): Promise<void>;
 }
 
 /** Moving every row between stores (`iccid-server export` / `import`). */

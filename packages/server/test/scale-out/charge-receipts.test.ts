@@ -34,9 +34,9 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-/** commit_charges called by hand with `token`, for one charge of `lookups`. */
+/** commit_charges called by hand with `token`, for one charge of `lookups` without a proof. */
 const commitByHand = (token: string, lookups: number) =>
-  pool.query("SELECT charged, used FROM commit_charges($1, $2, '{}', $3, '{0}', '{1000}', '{0}', '{key_test}', $4, '{1}', $4)", [
+  pool.query("SELECT charged, used FROM commit_charges($1, $2, '{}', $3, '{0}', '{1000}', '{0}', '{key_test}', $4, '{1}', $4, '{NULL}', '{NULL}', '{0}', '{0}', 0)", [
     token,
     Date.now(),
     [accountId],

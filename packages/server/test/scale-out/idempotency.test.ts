@@ -6,6 +6,7 @@ import { IccidDecoder } from "../../src/decode/decoder.js";
 import { listen, type RunningServer } from "../../src/http-server.js";
 import { connectRedis, redisLimiters, redisReady } from "../../src/limits/redis-limiters.js";
 import { Accounts } from "../../src/services/accounts.js";
+import { RedisClaims } from "../../src/services/redis-claims.js";
 import { ApiKeys } from "../../src/services/api-keys.js";
 import { PgStore } from "../../src/store/postgres/pg-store.js";
 import { systemClock } from "../../src/time.js";
@@ -30,7 +31,9 @@ beforeAll(async () => {
     await store.migrate();
     const redis = connectRedis(REDIS);
     expect(await redisReady(redis)).toBe(true);
-    const app = createApp({ store, decoder: new IccidDecoder(), limiterFactory: redisLimiters(redis, `iccid-test:${schema.name}`) });
+    const app = createApp({ store, decoder: new IccidDecoder(), limiterFactory: redisLimiters(redis, `iccid-test:${schema.name}`),
+      claims: new RedisClaims(redis, `iccid-test:${schema.name}`),
+    });
     instances.push({ running: await listen(app, { host: "127.0.0.1", port: 0, store }), store, redis });
   }
   const store = instances[0]!.store;

@@ -4,6 +4,7 @@ import { loadDecoder } from "../../decode/load.js";
 import { listen } from "../../http-server.js";
 import { redactUrls } from "../../auth/redacted-url.js";
 import { RedisHealth } from "../../limits/redis-health.js";
+import { RedisClaims } from "../../services/redis-claims.js";
 import { connectRedis, redisLimiters, redisReady } from "../../limits/redis-limiters.js";
 import { ServerMetrics, serveMetrics } from "../../metrics/prometheus.js";
 import { DEFAULT_PLAN } from "../../settings.js";
@@ -58,7 +59,7 @@ export function startCommand(): Command {
           unsentLimitBytes: Math.round(settings.unsentLimitMib * 1024 * 1024),
           auditRetentionDays: settings.auditRetentionDays,
         },
-        ...(redis ? { limiterFactory: redisLimiters(redis, settings.redisPrefix), sharedLimits: redisHealth } : {}),
+        ...(redis ? { limiterFactory: redisLimiters(redis, settings.redisPrefix), sharedLimits: redisHealth, claims: new RedisClaims(redis, settings.redisPrefix) } : {}),
         ...(metrics ? { metrics } : {}),
       });
       const scrape = metrics && (await serveMetrics(metrics, settings.host, settings.metricsPort!));

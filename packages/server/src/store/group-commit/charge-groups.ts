@@ -48,8 +48,8 @@ export function outcomesOfChargedGroup(charges: readonly Charge[], group: Charge
  * Charges a commit's charges group by group with `charge` (a charge of `requests` requests, checked
  * against the quota on its own): a group as one charge, and, when it did not fit as a whole, its charges
  * one by one in arrival order. Each charge gets the outcome that charging them all one by one would have given it: if
- * a group fits, every one of its charges does in turn. SQLite runs these steps in-process; PostgreSQL runs
- * them server-side (commit_charges, migration 5), and replays its answers through here to read them.
+ * a group fits, every one of its charges does in turn. PostgreSQL runs these steps server-side
+ * (commit_charges, migrations 5 and 9), and the instance replays its answers through here to read them.
  */
 export function chargeByGroups(
   charges: readonly Charge[],

@@ -3,8 +3,11 @@ import type pg from "pg";
 import type { ChargeOutcome } from "../store.js";
 import type { Queryable } from "../postgres/pooled-client.js";
 
-/** What commit_charges (migration 5) answers for each charge statement it ran, and keeps in its receipt. */
-export type ChargeRun = ChargeOutcome;
+/**
+ * What commit_charges (migration 9) answers for each charge statement it ran, and keeps in its receipt; and
+ * for each charge it took back because its proof was already there, that charge's place (1-based).
+ */
+export type ChargeRun = ChargeOutcome | { alreadyProven: number };
 
 const RESOLVE_FOR_MS = 5_000;
 /** Receipts nobody will ask for again (their answers arrived or were given up) are gone after this. */
@@ -20,8 +23,11 @@ export async function claimOnce(db: Queryable, token: string): Promise<ChargeRun
   const claim = await db.query("INSERT INTO charge_receipts (token, made_at) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING", [token, Date.now()]);
   if (claim.rowCount === 1) return null;
   // A tombstone of an earlier claim of ours (its answer lost too) has no runs: not committed either.
-  const { rows } = await db.query<ChargeRun>("SELECT unnest(charged) AS charged, unnest(used) AS used FROM charge_receipts WHERE token = $1", [token]);
-  return rows.length > 0 ? rows : null;
+  const { rows } = await db.query<{ charged: boolean | null; used: number }>(
+    "SELECT unnest(charged) AS charged, unnest(used) AS used FROM charge_receipts WHERE token = $1",
+    [token],
+  );
+  return rows.length > 0 ? rows.map((r) => (r.charged === null ? { alreadyProven: Number(r.used) } : { charged: r.charged, used: Number(r.used) }) as ChargeRun) : null;
 }
 
 /**

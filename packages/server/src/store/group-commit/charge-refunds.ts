@@ -82,7 +82,10 @@ export class ChargeRefunds {
   }
 }
 
-/** Takes each charged charge off its quota and usage counters (a rare path: a statement per counter and charge). */
+/**
+ * Takes each charged charge off its quota and usage counters, and its proof with it: its request was
+ * answered 503, so the same request must run (and be charged) again. A rare path: a statement each.
+ */
 async function refund(db: Queryable, charges: readonly Charge[], outcomes: readonly ChargeOutcome[]): Promise<void> {
   for (let i = 0; i < charges.length; i++) {
     if (!outcomes[i]!.charged) continue;
@@ -92,5 +95,6 @@ async function refund(db: Queryable, charges: readonly Charge[], outcomes: reado
       "UPDATE usage_counters SET requests = requests - 1, lookups = lookups - $4 WHERE account_id = $1 AND bucket_start = $2 AND key_id = $3",
       [c.account_id, c.bucket_start, c.key_id, c.lookups],
     );
+    if (c.proof) await db.query("DELETE FROM idempotency_proofs WHERE key_hash = $1", [c.proof.key]);
   }
 }

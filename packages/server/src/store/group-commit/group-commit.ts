@@ -12,10 +12,10 @@ interface Pending {
  * request is answered only after that transaction committed. A commit takes the charges of two event-loop
  * turns (grouping-window.ts); charges that arrive while a commit is under way wait for the next one, so the
  * group's size follows the load: one charge per commit when idle, many when busy. Quota semantics are
- * unchanged (each conditional UPSERT sees the ones before it); what is saved is a commit (a WAL write, on
- * PostgreSQL an fsync and round trips) per request.
+ * unchanged (each conditional UPSERT sees the ones before it); what is saved is a commit (on PostgreSQL, an
+ * fsync and a round trip) per request.
  *
- * Where a commit is dear (`gatherMs` > 0: PostgreSQL), a group waits up to `gatherMs` to be as large as
+ * Where a commit is dear (`gatherMs` > 0), a group waits up to `gatherMs` to be as large as
  * the last commit was together with the charges that came while it ran: the requests the clients keep
  * going. Clients that keep N requests going otherwise settle into two groups committing in turn, each
  * waiting on the other's commit: twice the commits, and twice the times the instance sleeps and wakes.
@@ -70,7 +70,7 @@ export class GroupCommit {
     const group = this.#pending;
     this.#pending = [];
     // Cleared in a `.finally` callback, which always runs after this assignment: a commit that throws
-    // synchronously (a SQLite write error) must not leave a finished commit marked as running for good.
+    // synchronously must not leave a finished commit marked as running for good.
     const committing = this.#commit(group).finally(() => {
       this.#committing = undefined;
       this.#ready();

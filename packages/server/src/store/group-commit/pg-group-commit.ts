@@ -8,12 +8,13 @@ import { ChargeRefunds } from "./charge-refunds.js";
 import { CommitConnection } from "./commit-connection.js";
 import { numberArray, textArray, uuidArray } from "../postgres/pg-arrays.js";
 import { isConnectionLoss, storeError } from "../postgres/pg-errors.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 
 // A named prepared statement, so each connection plans it once. The name says what it is to anyone
 // watching the wire: the group's COMMIT (the lost-commit test cuts connections at it).
 const COMMIT_CHARGES = {
   name: "COMMIT_charges",
-  text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+  text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
 };
 
 /**
@@ -46,7 +47,7 @@ export class PgGroupCommit {
     this.#answered = [];
     let runs: ChargeRun[];
     try {
-      const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups)];
+      const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups), String(IDEMPOTENCY_WINDOW_MS)];
       runs = (await this.#connection.call(COMMIT_CHARGES, values)).map(chargeRun);
       this.#refunds.reachable();
     } catch (error) {
@@ -71,7 +72,7 @@ export class PgGroupCommit {
 
 /**
  * commit_charges' arrays, as PostgreSQL's array literals: the groups' counters, lookups and sizes, then
- * every charge's lookups, group by group. Written here rather than by pg's value mapping, which escapes
+ * every charge's lookups and proof (hex, NULL for none), group by group. Written here rather than by pg's value mapping, which escapes
  * every element of every array whatever its type.
  */
 function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]): string[] {
@@ -84,6 +85,10 @@ function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]
   const lookups: number[] = [];
   const sizes: number[] = [];
   const each: number[] = [];
+  const proofs: string[] = [];
+  const fingerprints: string[] = [];
+  const statuses: number[] = [];
+  const times: number[] = [];
   for (const { merged, requests, indexes } of groups) {
     account.push(merged.account_id);
     period.push(merged.period_start);
@@ -92,22 +97,41 @@ function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]
     key.push(merged.key_id);
     lookups.push(merged.lookups);
     sizes.push(requests);
-    for (const i of indexes) each.push(charges[i]!.lookups);
+    for (const i of indexes) {
+      const { lookups, proof } = charges[i]!;
+      each.push(lookups);
+      proofs.push(proof ? proof.key.toString("hex") : "NULL");
+      fingerprints.push(proof ? proof.fingerprint.toString("hex") : "NULL");
+      statuses.push(proof ? proof.status : 0);
+      times.push(proof ? proof.at : 0);
+    }
   }
-  return [textArray(account), numberArray(period), numberArray(limit), numberArray(bucket), textArray(key), numberArray(lookups), numberArray(sizes), numberArray(each)];
+  return [
+    textArray(account), numberArray(period), numberArray(limit), numberArray(bucket), textArray(key), numberArray(lookups), numberArray(sizes), numberArray(each),
+    `{${proofs.join(",")}}`, `{${fingerprints.join(",")}}`, numberArray(statuses), numberArray(times),
+  ];
 }
 
-/** A row of commit_charges as text fields (charged BOOLEAN, used BIGINT). */
-function chargeRun([charged, used]: string[]): ChargeRun {
-  return { charged: charged === "t", used: Number(used) };
+/** A row of commit_charges as text fields (charged BOOLEAN, used BIGINT); charged NULL marks a replay. */
+function chargeRun([charged, used]: Array<string | null>): ChargeRun {
+  return charged === null ? { alreadyProven: Number(used) } : { charged: charged === "t", used: Number(used) };
 }
 
 /**
  * Each charge's outcome from the runs, which commit_charges made in the order chargeByGroups takes its
  * steps (a run per group, then, for a group of several that did not fit as a whole, a run per charge of
- * it): replaying those steps over the runs reads each one where it belongs.
+ * it): replaying those steps over the runs reads each one where it belongs. The replays' rows come after
+ * them, each naming its charge by its place in the arrays, which are group by group.
  */
 function outcomesOf(charges: readonly Charge[], groups: readonly ChargeGroup[], runs: readonly ChargeRun[]): ChargeOutcome[] {
+  const made = runs.filter((run): run is ChargeOutcome => !("alreadyProven" in run));
   let next = 0;
-  return chargeByGroups(charges, () => runs[next++]!, groups);
+  const outcomes = chargeByGroups(charges, () => made[next++]!, groups);
+  const order = groups.flatMap((g) => g.indexes);
+  for (const run of runs) {
+    if (!("alreadyProven" in run)) continue;
+    const i = order[run.alreadyProven - 1]!;
+    outcomes[i] = { charged: false, used: outcomes[i]!.used - charges[i]!.lookups, replayed: true };
+  }
+  return outcomes;
 }

@@ -4,6 +4,7 @@ import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
+import { GroupCommit } from "../group-commit/group-commit.js";
 import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
 import { storeError } from "./pg-errors.js";
 import type { Queryable } from "./pooled-client.js";
@@ -27,12 +28,12 @@ const GRANT_MAX_AGE_MS = 1_000;
  */
 export class PgDriver implements SqlDriver {
   readonly dialect = "postgres";
-  /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (group-commit/group-commit.ts). */
-  readonly commitGatherMs = 1;
   readonly #pool: pg.Pool;
   readonly #connection: pg.ClientConfig;
   readonly #prepared = new Map<string, { name: string; text: string }>();
   readonly #groupCommit: PgGroupCommit;
+  /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (group-commit/group-commit.ts). */
+  readonly #charges: GroupCommit;
   #notices: GrantNotices | undefined;
 
   constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
@@ -47,6 +48,7 @@ export class PgDriver implements SqlDriver {
     this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
     this.#groupCommit = new PgGroupCommit(this.#pool, this.#connection);
+    this.#charges = new GroupCommit((charges) => this.#groupCommit.commit(charges), 1);
   }
 
   /** The statement as PostgreSQL takes it: `$n` placeholders, and a name, made once per statement. */
@@ -114,8 +116,12 @@ export class PgDriver implements SqlDriver {
     });
   }
 
-  chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
-    return this.#groupCommit.commit(charges);
+  charge(charge: Charge): Promise<ChargeOutcome> {
+    return this.#charges.add(charge);
+  }
+
+  async reclaimSpace(): Promise<void> {
+    // Autovacuum marks deleted rows' space free, and new rows take it.
   }
 
   grantCache(): GrantCache {
@@ -150,6 +156,7 @@ export class PgDriver implements SqlDriver {
 
   async close(): Promise<void> {
     await this.#notices?.close();
+    await this.#charges.drain();
     await this.#groupCommit.close();
     await this.#pool.end();
   }

@@ -1,55 +1,54 @@
-import type { IdempotencyClaim, IdempotencyStore, IdempotentRequestId, KeptRequest, StoredAnswer } from "../store.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
+import type { IdempotencyStore, Proof, ProvenRequest } from "../store.js";
 import type { SqlDriver } from "./sql-driver.js";
 
-const WHERE_ID = "account_id = ? AND route = ? AND idempotency_key = ?";
-
-function idParams(id: IdempotentRequestId): string[] {
-  return [id.accountId, id.route, id.key];
-}
+/** A request's proof, unless one is there under its key (parameters: the columns). */
+export const PROVE = `INSERT INTO idempotency_proofs (key_hash, fingerprint, status, lookups, created_at, answer) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (key_hash) DO NOTHING`;
 
 /**
- * The kept answers of Idempotency-Key requests, in the SQL both dialects accept. A claim is one
- * transaction: the row's stale version (expired, or pending and abandoned) is deleted, a pending row is
- * inserted unless one is there, and the row is read back; the primary key makes exactly one of two
- * claims at once, on any instance, the one that inserted.
+ * Deletes the proof under a key if it is past its window (parameters: the key, the window's start), so
+ * that the key's next proof is a new row: on SQLite at the end of the rowid order, where the sweep expects it.
  */
+export const FORGET_EXPIRED = "DELETE FROM idempotency_proofs WHERE key_hash = ? AND created_at < ?";
+
+/**
+ * The oldest proofs first, a bounded batch per statement. SQLite looks at the first rows in rowid order,
+ * which is the order of their times (each proof a new row, FORGET_EXPIRED); PostgreSQL finds them by the
+ * BRIN index on the time. A proof past its window is never read (findProof asks for the window), so one
+ * left for a later sweep (behind rows written before the clock was set back) is harmless.
+ */
+const DELETE_OLDEST = {
+  sqlite: `DELETE FROM idempotency_proofs WHERE rowid IN (SELECT rowid FROM idempotency_proofs ORDER BY rowid LIMIT ?) AND created_at < ?`,
+  postgres: `DELETE FROM idempotency_proofs WHERE ctid = ANY (ARRAY(SELECT ctid FROM idempotency_proofs WHERE created_at < ? LIMIT ?))`,
+};
+
+/** The proofs of Idempotency-Key requests, in the SQL both dialects accept where they can. */
 export class SqlIdempotencyStore implements IdempotencyStore {
   constructor(private readonly driver: SqlDriver) {}
 
-  async claimIdempotencyKey(claim: IdempotencyClaim): Promise<KeptRequest | "claimed"> {
-    const id = idParams(claim.id);
-    const [, inserted, read] = await this.driver.atomically([
-      {
-        sql: `DELETE FROM idempotent_requests WHERE ${WHERE_ID} AND (created_at < ? OR (status IS NULL AND created_at < ?))`,
-        params: [...id, claim.expiredBefore, claim.abandonedBefore],
-      },
-      {
-        sql: `INSERT INTO idempotent_requests (account_id, route, idempotency_key, fingerprint, created_at) VALUES (?, ?, ?, ?, ?)
-              ON CONFLICT (account_id, route, idempotency_key) DO NOTHING`,
-        params: [...id, claim.fingerprint, claim.at],
-      },
-      { sql: `SELECT fingerprint, status, content_type, body FROM idempotent_requests WHERE ${WHERE_ID}`, params: id },
+  async findProof(key: Buffer, since: number): Promise<ProvenRequest | undefined> {
+    const row = await this.driver.get<{ fingerprint: Uint8Array; status: number; answer: string | null }>(
+      "SELECT fingerprint, status, answer FROM idempotency_proofs WHERE key_hash = ? AND created_at >= ?",
+      [key, since],
+    );
+    return row && { fingerprint: Buffer.from(row.fingerprint), status: row.status, answer: row.answer };
+  }
+
+  async keepProof(proof: Proof): Promise<boolean> {
+    const { key, fingerprint, status, lookups, at, answer } = proof;
+    const [, kept] = await this.driver.atomically([
+      { sql: FORGET_EXPIRED, params: [key, at - IDEMPOTENCY_WINDOW_MS] },
+      { sql: PROVE, params: [key, fingerprint, status, lookups, at, answer ?? null] },
     ]);
-    if (inserted!.changes === 1) return "claimed";
-    const row = read!.rows[0] as { fingerprint: string; status: number | null; content_type: string | null; body: string | null };
-    const answer = row.status === null ? undefined : { status: row.status, contentType: row.content_type ?? "", body: row.body ?? "" };
-    return { fingerprint: row.fingerprint, ...(answer ? { answer } : {}) };
+    return kept!.changes === 1;
   }
 
-  async keepIdempotentAnswer(id: IdempotentRequestId, answer: StoredAnswer): Promise<void> {
-    await this.driver.run(`UPDATE idempotent_requests SET status = ?, content_type = ?, body = ? WHERE ${WHERE_ID} AND status IS NULL`, [
-      answer.status,
-      answer.contentType,
-      answer.body,
-      ...idParams(id),
-    ]);
+  deleteProofsBefore(at: number, limit: number): Promise<number> {
+    return this.driver.dialect === "sqlite" ? this.driver.run(DELETE_OLDEST.sqlite, [limit, at]) : this.driver.run(DELETE_OLDEST.postgres, [at, limit]);
   }
 
-  async releaseIdempotencyKey(id: IdempotentRequestId): Promise<void> {
-    await this.driver.run(`DELETE FROM idempotent_requests WHERE ${WHERE_ID} AND status IS NULL`, idParams(id));
-  }
-
-  deleteIdempotentRequestsBefore(at: number): Promise<number> {
-    return this.driver.run("DELETE FROM idempotent_requests WHERE created_at < ?", [at]);
+  reclaimSpace(): Promise<void> {
+    return this.driver.reclaimSpace();
   }
 }

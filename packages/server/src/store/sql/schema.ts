@@ -1,7 +1,10 @@
+import { POSTGRES_PROVING_COMMIT } from "./proving-commit-sql.js";
 import type { Dialect } from "./sql-driver.js";
 
 /** A 64-bit integer: times are epoch milliseconds and counters may pass 2^31. SQLite's INTEGER is 64-bit. */
 const INT64: Record<Dialect, string> = { sqlite: "INTEGER", postgres: "BIGINT" };
+/** Raw bytes (hashes). */
+const BYTES: Record<Dialect, string> = { sqlite: "BLOB", postgres: "BYTEA" };
 
 /**
  * The schema's migrations, one definition for both dialects: applied in order, each exactly once (SQLite
@@ -141,6 +144,22 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
     last_seen ${INT64[d]} NOT NULL,
     PRIMARY KEY (day, prefix)
   );`,
+
+  // 9: Idempotency-Key requests keep a proof, not their answer (services/idempotent-requests.ts): a fixed-size
+  // row under the hashed account, route and key, written by the request's charge in its transaction
+  // (PostgreSQL: commit_charges, redefined here to take the proofs). SQLite's rows go in rowid order, which
+  // is the order they expire in; PostgreSQL's heap is in that order too, which a BRIN index summarises.
+  (d) => `
+  DROP TABLE idempotent_requests;
+  CREATE TABLE idempotency_proofs (
+    key_hash ${BYTES[d]} NOT NULL ${d === "sqlite" ? "UNIQUE" : "PRIMARY KEY"},
+    fingerprint ${BYTES[d]} NOT NULL,
+    status SMALLINT NOT NULL,
+    lookups ${INT64[d]} NOT NULL,
+    created_at ${INT64[d]} NOT NULL,
+    answer TEXT
+  );
+  ${d === "postgres" ? `CREATE INDEX idempotency_proofs_created ON idempotency_proofs USING brin (created_at);\n${POSTGRES_PROVING_COMMIT}` : ""}`,
 ];
 
 const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })

@@ -37,12 +37,12 @@ export interface SqlDriver {
   /** Applies the migrations not yet applied; refuses a schema newer than `migrations` knows. */
   migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void>;
   /**
-   * How long a group commit may hold a group back to let it fill (group-commit/group-commit.ts): 0 where a commit is
-   * cheap and in-process, more where it is a round trip and an fsync away.
+   * Checks the quota and meters one answered request, with its proof when it has one, in one transaction
+   * (on PostgreSQL a group commit's: group-commit/pg-group-commit.ts).
    */
-  readonly commitGatherMs: number;
-  /** The group commit's transaction: each charge checked and metered in order, in one transaction. */
-  chargeAll(charges: Charge[]): Promise<ChargeOutcome[]>;
+  charge(charge: Charge): Promise<ChargeOutcome>;
+  /** Hands pages freed by deletions back to the file system in short steps; a no-op where the database does it itself. */
+  reclaimSpace(): Promise<void>;
   /** A grant cache that hears of changes made by other processes or instances the dialect's way. */
   grantCache(): GrantCache;
   /** Every row of `sql`, a few at a time where the dialect can. */

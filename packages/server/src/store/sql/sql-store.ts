@@ -1,4 +1,3 @@
-import { GroupCommit } from "../group-commit/group-commit.js";
 import { EmailTaken } from "../../domain/refusals.js";
 import type { GrantCache } from "../grant-cache.js";
 import { HEARTBEAT_SQL } from "../heartbeat.js";
@@ -47,16 +46,15 @@ const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) 
 
 /**
  * The store, written once in the SQL both dialects accept (`INSERT … ON CONFLICT`, `RETURNING`, ids made
- * by the application, times as epoch milliseconds), over a driver per dialect that runs it. Charges go
- * through a group commit; key grants through a cache that each dialect keeps current its own way.
+ * by the application, times as epoch milliseconds), over a driver per dialect that runs it. Charges are
+ * the driver's (a synchronous transaction on SQLite, a group commit on PostgreSQL); key grants go through
+ * a cache that each dialect keeps current its own way.
  */
 export class SqlStore implements Store {
-  readonly #charges: GroupCommit;
   readonly idempotency: SqlIdempotencyStore;
   #grantCache: GrantCache | undefined;
 
   constructor(protected readonly driver: SqlDriver) {
-    this.#charges = new GroupCommit((charges) => driver.chargeAll(charges), driver.commitGatherMs);
     this.idempotency = new SqlIdempotencyStore(driver);
   }
 
@@ -70,7 +68,6 @@ export class SqlStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.#charges.drain();
     await this.driver.close();
   }
 
@@ -274,7 +271,7 @@ export class SqlStore implements Store {
   }
 
   charge(c: Charge): Promise<ChargeOutcome> {
-    return this.#charges.add(c);
+    return this.driver.charge(c);
   }
 
   async quotaUsed(accountId: string, periodStart: number): Promise<number> {

@@ -15,7 +15,9 @@ export function openDatabase(path: string): Database.Database {
   }
   const db = new Database(path);
   try {
-    db.pragma("journal_mode = WAL"); // the first read of the file: a damaged header fails here
+    // Only a file without tables takes it: freed pages then go back to the file system (incremental_vacuum).
+    db.pragma("auto_vacuum = INCREMENTAL"); // the first read of the file: a damaged header fails here
+    db.pragma("journal_mode = WAL");
   } catch (error) {
     db.close();
     const code = String((error as { code?: unknown }).code);

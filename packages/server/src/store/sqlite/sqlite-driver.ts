@@ -1,17 +1,29 @@
 import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
-import { chargeByGroups } from "../group-commit/charge-groups.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
+import { FORGET_EXPIRED, PROVE } from "../sql/idempotency-sql.js";
 import { whenNotBusy } from "./busy.js";
 import { openDatabase } from "./open-database.js";
 
 type Prepared = Database.Statement<unknown[], unknown>;
 
+/** Thrown to roll a charge back whose request was proven meanwhile, carrying what it is answered. */
+class AlreadyProven extends Error {
+  constructor(readonly outcome: ChargeOutcome) {
+    super("already proven");
+  }
+}
+
 /** How long a request waits for another connection's write lock before it is answered 503. */
 const LOCK_WAIT_MS = 5_000;
+/** auto_vacuum's INCREMENTAL mode, as the pragma reads it. */
+const INCREMENTAL = 2;
+/** Free pages handed back per step: a few milliseconds of the write lock. */
+const RECLAIM_PAGES = 256;
 /** The readiness probe waits less: it answers whether a write can happen now. */
 const PROBE_WAIT_MS = 1_000;
 
@@ -22,19 +34,24 @@ const PROBE_WAIT_MS = 1_000;
  */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = "sqlite";
-  /** A commit is a few syscalls in this process: it waits for nobody. */
-  readonly commitGatherMs = 0;
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Prepared>();
-  readonly #chargeAll: (charges: Charge[]) => ChargeOutcome[];
+  readonly #chargeOne: (charge: Charge) => ChargeOutcome;
   /** The file opened, as the file system names it: still at its path while it is the store's file. */
   readonly #file: { dev: number; ino: number } | undefined;
 
   constructor(private readonly path: string) {
     this.#db = openDatabase(path);
     this.#file = path === ":memory:" ? undefined : statSync(path);
-    // A busy client's requests in one commit move the same counters: charged as one when they fit together.
-    this.#chargeAll = this.#db.transaction((charges: Charge[]) => chargeByGroups(charges, (c, requests) => this.#charge(c, requests))).immediate;
+    const inTransaction = this.#db.transaction((c: Charge) => this.#chargeAndProve(c)).immediate;
+    this.#chargeOne = (c) => {
+      try {
+        return inTransaction(c);
+      } catch (error) {
+        if (error instanceof AlreadyProven) return error.outcome;
+        throw error;
+      }
+    };
   }
 
   /** A statement prepared on first use and kept for the life of the connection. */
@@ -105,12 +122,26 @@ export class SqliteDriver implements SqlDriver {
     await whenNotBusy(() => apply.immediate(), LOCK_WAIT_MS);
   }
 
-  chargeAll(charges: Charge[]): Promise<ChargeOutcome[]> {
-    return whenNotBusy(() => this.#chargeAll(charges), LOCK_WAIT_MS);
+  charge(charge: Charge): Promise<ChargeOutcome> {
+    return whenNotBusy(() => this.#chargeOne(charge), LOCK_WAIT_MS);
   }
 
-  /** Charges `c` for `requests` requests: the quota check and both counters. */
-  #charge(c: Charge, requests: number): ChargeOutcome {
+  /**
+   * The charge, then its proof: a proof already there (the same request answered meanwhile) undoes the
+   * charge, by rolling the transaction back, and answers it as a replay.
+   */
+  #chargeAndProve(c: Charge): ChargeOutcome {
+    const outcome = this.#charge(c);
+    const proof = c.proof;
+    if (!outcome.charged || !proof) return outcome;
+    const prove = () => this.#prepared(PROVE).run(proof.key, proof.fingerprint, proof.status, proof.lookups, proof.at, null).changes === 1;
+    const proven = prove() || (this.#prepared(FORGET_EXPIRED).run(proof.key, proof.at - IDEMPOTENCY_WINDOW_MS).changes === 1 && prove());
+    if (!proven) throw new AlreadyProven({ charged: false, used: outcome.used - c.lookups, replayed: true });
+    return outcome;
+  }
+
+  /** Charges `c`, one request: the quota check and both counters. */
+  #charge(c: Charge): ChargeOutcome {
     // The quota check is the condition of the UPDATE (or, for a period's first charge, of the INSERT): the
     // counter only moves when the lookups fit. No RETURNING: SQLite gathers RETURNING rows in a scratch
     // table whose memory is taken from and handed back to the system on every statement; plain statements
@@ -131,8 +162,17 @@ export class SqliteDriver implements SqlDriver {
       `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
          requests = requests + excluded.requests, lookups = lookups + excluded.lookups`,
-    ).run(c.account_id, c.bucket_start, c.key_id, requests, c.lookups);
+    ).run(c.account_id, c.bucket_start, c.key_id, 1, c.lookups);
     return { charged: true, used };
+  }
+
+  async reclaimSpace(): Promise<void> {
+    // A file made before auto_vacuum was INCREMENTAL keeps its free pages, which SQLite reuses for new rows.
+    if (this.#prepared("PRAGMA auto_vacuum").pluck().get() !== INCREMENTAL) return;
+    while ((this.#prepared("PRAGMA freelist_count").pluck().get() as number) > 0) {
+      await whenNotBusy(() => this.#db.pragma(`incremental_vacuum(${RECLAIM_PAGES})`), LOCK_WAIT_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   grantCache(): GrantCache {

@@ -1,0 +1,50 @@
+import type { Redis } from "ioredis";
+import { MemoryClaims, type InFlightClaims } from "./in-flight-claims.js";
+
+/**
+ * How long a claim outlives an instance that stopped while answering: far longer than any request of these
+ * routes takes, so a live request is never run twice.
+ */
+const ABANDONED_CLAIM_MS = 5 * 60_000;
+
+/**
+ * The claims of every instance, in Redis: one key per claim (`SET NX PX`, a single slot), its value the
+ * claiming request's fingerprint. While Redis cannot be reached, each instance holds its own claims: a
+ * duplicate on another instance then runs, and its charge finds the first one's proof (the proof's key is
+ * unique in the store), so it is answered as a replay and charged nothing.
+ */
+export class RedisClaims implements InFlightClaims {
+  readonly #local = new MemoryClaims();
+  readonly #heldLocally = new Set<string>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async take(key: Buffer, fingerprint: Buffer): Promise<Buffer | undefined> {
+    const name = this.#name(key);
+    try {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if ((await this.redis.set(name, fingerprint, "PX", ABANDONED_CLAIM_MS, "NX")) === "OK") return undefined;
+        const holder = await this.redis.getBuffer(name);
+        if (holder) return holder;
+        // Released between the two calls: take it again.
+      }
+      return fingerprint;
+    } catch {
+      this.#heldLocally.add(name);
+      return this.#local.takeNow(key, fingerprint);
+    }
+  }
+
+  async release(key: Buffer): Promise<void> {
+    const name = this.#name(key);
+    if (this.#heldLocally.delete(name)) return this.#local.release(key);
+    await this.redis.del(name).catch(() => undefined);
+  }
+
+  #name(key: Buffer): string {
+    return `${this.prefix}:idem:${key.toString("base64url")}`;
+  }
+}
