@@ -1,9 +1,9 @@
+import { BatchResult as BatchResultSchema } from "@iccid/core";
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, wireInput } from "@iccid/core/grammar";
 import type { BatchItem, BatchResult } from "@iccid/core/types";
 import { checkedBody, invalidResponse } from "./response-body.js";
 import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
 import { CsvRows, csvRowsOf } from "./csv-rows.js";
-import { FastBatchResult } from "./batch-check.js";
 import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
 import { APIUserAbortError, isAPIUserAbortError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
@@ -100,7 +100,7 @@ function isPlainIccid(value: string): boolean {
 function fillItems(chunk: Chunk): void {
   const response = chunk.response;
   if (!response) return;
-  const answer: BatchResult = checkedBody(BATCH_CALL, FastBatchResult, response);
+  const answer: BatchResult = checkedBody(BATCH_CALL, BatchResultSchema, response);
   chunk.response = undefined;
   const { items, offsets, start } = chunk;
   const results = answer.results;

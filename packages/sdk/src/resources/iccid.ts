@@ -1,8 +1,7 @@
+import { BatchResult as BatchResultSchema, LookupResult as LookupResultSchema } from "@iccid/core";
 import type { BatchResult, LookupRequest, LookupResult } from "@iccid/core/types";
 import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
 import type { CsvRows } from "../csv-rows.js";
-import { FastBatchResult } from "../batch-check.js";
-import { FastLookupResult } from "../lookup-check.js";
 import type { IccidClient, RequestOptions } from "../client.js";
 
 /** ICCID lookups: one, a batch of up to 1000, or a stream of any length. */
@@ -17,7 +16,7 @@ export class IccidResource {
    */
   lookup(iccid: string | LookupRequest, options?: RequestOptions): Promise<LookupResult> {
     const body = typeof iccid === "string" ? { iccid } : iccid;
-    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body, schema: FastLookupResult, idempotent: true }, options);
+    return this.client.call({ method: "POST", path: "/iccid/lookup", auth: "api_key", body, schema: LookupResultSchema, idempotent: true }, options);
   }
 
   /**
@@ -25,7 +24,7 @@ export class IccidResource {
    * place and never fails the batch. Sent with an Idempotency-Key like `lookup`.
    */
   batch(iccids: ReadonlyArray<string | LookupRequest>, options?: RequestOptions): Promise<BatchResult> {
-    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: FastBatchResult, idempotent: true }, options);
+    return this.client.call({ method: "POST", path: "/iccid/batch", auth: "api_key", body: { iccids }, schema: BatchResultSchema, idempotent: true }, options);
   }
 
   /** Streams any number of ICCIDs through the batch endpoint; results come out in input order. See BatchAllOptions. */
