@@ -22,8 +22,14 @@ const NOISE = 0.05;
 
 // Round counts are odd, so that a median is one round's figure.
 const WORK = {
-  full: { rounds: 21, warmUpRounds: 2, warmUpCalls: 10_000, lookups: 2_000, batchIccids: 10_000, pageChunks: 10, cliRows: 1_000_000, cliRounds: 3, scaleOutRounds: 11, scaleOutLookups: 2_000, usageRounds: 15, usageLookups: 2_000 },
-  quick: { rounds: 5, warmUpRounds: 1, warmUpCalls: 2_000, lookups: 1_000, batchIccids: 10_000, pageChunks: 5, cliRows: 200_000, cliRounds: 1, scaleOutRounds: 3, scaleOutLookups: 1_000, usageRounds: 5, usageLookups: 1_000 },
+  full: {
+    rounds: 21, warmUpRounds: 2, warmUpCalls: 10_000, lookups: 2_000, batchIccids: 10_000, pageChunks: 10, cliRows: 1_000_000, cliRounds: 3,
+    scaleOutRounds: 11, scaleOutLookups: 2_000, scaleOutWarmUp: 4_000, usageRounds: 15, usageLookups: 2_000,
+  },
+  quick: {
+    rounds: 3, warmUpRounds: 1, warmUpCalls: 1_000, lookups: 500, batchIccids: 5_000, pageChunks: 5, cliRows: 200_000, cliRounds: 1,
+    scaleOutRounds: 3, scaleOutLookups: 400, scaleOutWarmUp: 400, usageRounds: 3, usageLookups: 1_000,
+  },
 };
 const SUITES = { lookup: lookupRows, batch: batchRows, cli: cliRows, "scale-out": scaleOutRows, usage: usageRows };
 

@@ -63,7 +63,7 @@ export async function scaleOutRows({ settings, builds }) {
     }
     // The instances on PostgreSQL + Redis run much library code (pg, its pool, ioredis, the limiter) that V8
     // compiles over their first thousands of lookups: a long warm-up for each before the rounds.
-    const warm = settings.warmUpCalls;
+    const warm = settings.scaleOutWarmUp;
     await Promise.all(Object.values(at).flatMap(({ instances, clients, keyless }) => [
       ...clients.map((client) => client.ask({ calls: warm, inFlight: 2 })),
       instances[0].load.repeat(keyless, warm, 2),
