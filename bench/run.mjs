@@ -1,44 +1,67 @@
 #!/usr/bin/env node
-// pnpm bench [--quick]: every hot path as a ratio against a baseline measured in the same run, in
-// alternating rounds (median reported). Needs `pnpm build` first. Prints one table, writes
-// bench/results.json; a full run exits 1 when a bar is missed. See bench/README.md.
-import { writeFileSync } from "node:fs";
+// pnpm bench [--base REF] [--quick] [--only SUITES]: the paths users take, measured for the head (this
+// checkout, built) and, with --base, for REF built in a temporary worktree, side by side in alternating
+// rounds; a row's ratio is base cost ÷ head cost. Prints one table, writes bench/results.json; a full run
+// with --base exits 1 when a user path costs more than its base by more than the noise. See bench/README.md.
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { cliRows } from "./suites/cli.mjs";
-import { scaleOutRows } from "./suites/scale-out.mjs";
-import { sdkRows } from "./suites/sdk.mjs";
-import { serverRows } from "./suites/server.mjs";
-import { startupRows } from "./suites/startup.mjs";
+import { baseBuild, headBuild } from "./lib/builds.mjs";
 import { placementNote, PLACEMENT } from "./lib/cores.mjs";
-import { printTable } from "./lib/table.mjs";
+import { judge, printTable } from "./lib/table.mjs";
+import { batchRows } from "./suites/batch.mjs";
+import { cliRows } from "./suites/cli.mjs";
+import { lookupRows } from "./suites/lookup.mjs";
+import { scaleOutRows } from "./suites/scale-out.mjs";
+import { usageRows } from "./suites/usage.mjs";
 
-const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
-// The quick run measures exactly as the full run does (same rounds, same work in each, same warm-up) but
-// for the CLI, which has 3 rounds instead of 5: its rounds take 10 s each, every other suite's a fraction
-// of a second. Round counts are odd, so that a median is one round's figure. Why rounds are short and
-// many, and why the quick run cuts only the CLI's: bench/README.md, "What is measured".
-const WORK = { rounds: 101, lookups: 1_000, batches: 10, warmUpRounds: 20, sdkCalls: 1_000, scaleOutLookups: 1_000, scaleOutRounds: 41 };
-const CLI_ROUNDS = { full: 5, quick: 3 };
-const settings = { quick: values.quick, cliRounds: CLI_ROUNDS[values.quick ? "quick" : "full"], ...WORK };
+/**
+ * How far below 1 a user path's ratio may fall before a full run fails: what an A/A run (`--base HEAD`)
+ * shows between two builds of the same commit (bench/README.md gives the figure measured).
+ */
+const NOISE = 0.05;
 
-const suites = { server: serverRows, sdk: sdkRows, cli: cliRows, startup: startupRows, "scale-out": scaleOutRows };
-const context = { settings };
+// Round counts are odd, so that a median is one round's figure.
+const WORK = {
+  full: {
+    rounds: 21, warmUpRounds: 2, warmUpCalls: 10_000, lookups: 2_000, batchIccids: 10_000, pageChunks: 10, cliRows: 1_000_000, cliRounds: 3,
+    scaleOutRounds: 11, scaleOutLookups: 2_000, scaleOutWarmUp: 4_000, usageRounds: 15, usageLookups: 2_000,
+  },
+  quick: {
+    rounds: 3, warmUpRounds: 1, warmUpCalls: 1_000, lookups: 500, batchIccids: 5_000, pageChunks: 5, cliRows: 200_000, cliRounds: 1,
+    scaleOutRounds: 3, scaleOutLookups: 400, scaleOutWarmUp: 400, usageRounds: 3, usageLookups: 1_000,
+  },
+};
+const SUITES = { lookup: lookupRows, batch: batchRows, cli: cliRows, "scale-out": scaleOutRows, usage: usageRows };
+
+const { values } = parseArgs({ options: { base: { type: "string" }, quick: { type: "boolean", default: false }, only: { type: "string" } } });
+const only = values.only?.split(",") ?? Object.keys(SUITES);
+const unknown = only.filter((name) => !SUITES[name]);
+if (unknown.length) throw new Error(`--only: no suite ${unknown.join(", ")} (suites: ${Object.keys(SUITES).join(", ")})`);
+const settings = { quick: values.quick, ...WORK[values.quick ? "quick" : "full"] };
+
+const started = performance.now();
+const head = headBuild();
+const base = values.base === undefined ? undefined : await baseBuild(values.base);
+const builds = base ? [head, base] : [head];
 const rows = [];
-for (const [name, suite] of Object.entries(suites)) {
-  if (values.only && !values.only.split(",").includes(name)) continue;
-  const started = performance.now();
-  process.stderr.write(`bench: ${name}…`);
-  rows.push(...(await suite(context)));
-  process.stderr.write(` ${Math.round((performance.now() - started) / 1000)} s\n`);
+try {
+  for (const name of only) {
+    const suiteStarted = performance.now();
+    process.stderr.write(`bench: ${name}…`);
+    rows.push(...(await SUITES[name]({ settings, builds })));
+    process.stderr.write(` ${Math.round((performance.now() - suiteStarted) / 1000)} s\n`);
+  }
+} finally {
+  await base?.remove();
 }
+judge(rows, NOISE);
 
+const machine = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? "unknown";
+const minutes = (performance.now() - started) / 60_000;
+console.log(`head ${head.sha}${base ? `, base ${values.base} (${base.sha})` : ""}; ${new Date().toISOString()}; ${machine}; ${minutes.toFixed(1)} min${settings.quick ? "; quick" : ""}\n`);
 printTable(rows);
 console.log(`\n${placementNote()}`);
-const results = { date: new Date().toISOString(), node: process.version, quick: settings.quick, placement: PLACEMENT, rows };
+if (base) console.log(`a judged row passes at base÷head ≥ ${1 - NOISE} (the noise of an A/A run: bench/README.md)${settings.quick ? "; a quick run is not judged" : ""}`);
+const results = { date: new Date().toISOString(), machine, node: process.version, quick: settings.quick, head: head.sha, base: base && { ref: values.base, sha: base.sha }, noise: NOISE, placement: PLACEMENT, minutes, rows };
 writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-// A quick run's CLI medians are over fewer rounds: the bars are judged by the full run, which exits 1
-// when one is missed.
-if (settings.quick) {
-  console.log(`\nquick run: ${CLI_ROUNDS.quick} CLI rounds instead of ${CLI_ROUNDS.full}, everything else as in the full run; the bars are judged by a full \`pnpm bench\`.`);
-}
-process.exit(!settings.quick && rows.some((r) => r.pass === false) ? 1 : 0);
+process.exit(base && !settings.quick && rows.some((r) => r.pass === false) ? 1 : 0);

@@ -1,16 +1,16 @@
 // The bench's load generator: keep-alive HTTP/1.1 connections that send one prepared POST after another,
-// one in flight per connection, and read each answer no further than its status and length. It is light,
-// so the server measured is what limits the pace; it keeps its connections from one round to the next, so
-// a round is just its requests (no connection set-up, no start-up tick: autocannon, used before, took
-// at least a second for any round, and opened new connections each time).
+// one in flight per connection, and read each answer no further than its status and where it ends. It is
+// light, so the server measured is what limits the pace; it keeps its connections from one round to the
+// next, so a round is just its requests (no connection set-up).
 import { connect } from "node:net";
 
 const HEAD_END = "\r\n\r\n";
+const LAST_CHUNK = Buffer.from("0\r\n\r\n");
 
 /**
  * One keep-alive connection: `send(request)` writes it and resolves with the answer's status once the whole
- * answer has arrived. `open` turns false when the connection closes (a server closes one left idle past its
- * keep-alive timeout).
+ * answer has arrived (by its Content-Length, or its last chunk). `open` turns false when the connection
+ * closes (a server closes one left idle past its keep-alive timeout).
  */
 class Connection {
   open = true;
@@ -18,6 +18,7 @@ class Connection {
   #pending = null;
   #buffered = Buffer.alloc(0);
   #bodyLeft = -1;
+  #chunked = false;
   #status = 0;
 
   constructor(host, port) {
@@ -43,22 +44,35 @@ class Connection {
   }
 
   #read(chunk) {
-    if (this.#bodyLeft < 0) {
+    if (this.#bodyLeft < 0 && !this.#chunked) {
       this.#buffered = this.#buffered.length ? Buffer.concat([this.#buffered, chunk]) : chunk;
       const end = this.#buffered.indexOf(HEAD_END);
       if (end < 0) return;
       const head = this.#buffered.toString("latin1", 0, end);
-      const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-      if (!length) return this.#fail(new Error(`an answer without Content-Length: ${head.slice(0, 200)}`));
       this.#status = Number(head.slice(9, 12));
-      this.#bodyLeft = Number(length[1]);
       chunk = this.#buffered.subarray(end + HEAD_END.length);
       this.#buffered = Buffer.alloc(0);
+      const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+      if (length) this.#bodyLeft = Number(length[1]);
+      else if (/\r\ntransfer-encoding: *chunked/i.test(head)) this.#chunked = true;
+      else return this.#fail(new Error(`an answer with neither Content-Length nor chunks: ${head.slice(0, 200)}`));
+    }
+    if (this.#chunked) {
+      // One request at a time: the answer ends where the bytes received so far end with the last chunk.
+      this.#buffered = Buffer.concat([this.#buffered.subarray(-LAST_CHUNK.length), chunk]);
+      if (!this.#buffered.subarray(-LAST_CHUNK.length).equals(LAST_CHUNK)) return;
+      this.#chunked = false;
+      this.#buffered = Buffer.alloc(0);
+      return this.#done();
     }
     this.#bodyLeft -= chunk.length;
     if (this.#bodyLeft > 0) return;
     if (this.#bodyLeft < 0) return this.#fail(new Error("more bytes than one answer: the bench sends one request at a time"));
     this.#bodyLeft = -1;
+    this.#done();
+  }
+
+  #done() {
     const pending = this.#pending;
     this.#pending = null;
     pending?.resolve(this.#status);
@@ -72,43 +86,37 @@ class Connection {
 }
 
 /**
- * A load generator for the server at `url`, sending as API key `key`. `post({ path, body, connections,
- * amount })` sends `amount` POSTs with `connections` in flight and resolves with the requests per second;
- * any answer but 200 rejects. Connections are opened as needed, and again when the server closed them, and
+ * A load generator for the server at `url`. `request(path, body, headers)` prepares a JSON POST;
+ * `send(requests, connections)` sends each prepared request of the list once, `connections` in flight, and
+ * resolves with the requests per second; `repeat(request, amount, connections)` sends one `amount` times.
+ * Any answer but 200 rejects. Connections are opened as needed, again when the server closed them, and
  * kept until `close()`.
  */
-export function httpLoad(url, key) {
+export function httpLoad(url) {
   const { hostname, port } = new URL(url);
   const connections = [];
-  const requests = new Map();
-  const requestFor = (path, body) => {
-    const id = `${path}\n${body}`;
-    let request = requests.get(id);
-    if (!request) {
-      const bytes = Buffer.from(body);
-      const head =
-        `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
-        `${key ? `Authorization: Bearer ${key}\r\n` : ""}Content-Length: ${bytes.length}\r\n\r\n`;
-      requests.set(id, (request = Buffer.concat([Buffer.from(head, "latin1"), bytes])));
-    }
-    return request;
+  const run = async (amount, inFlight, requestAt) => {
+    for (let i = 0; i < inFlight; i++) if (!connections[i]?.open) connections[i] = new Connection(hostname, Number(port));
+    let sent = 0;
+    const started = performance.now();
+    const worker = async (connection) => {
+      while (sent < amount) {
+        const status = await connection.send(requestAt(sent++));
+        if (status !== 200) throw new Error(`${url}: answered ${status}`);
+      }
+    };
+    await Promise.all(connections.slice(0, inFlight).map(worker));
+    return amount / ((performance.now() - started) / 1000);
   };
   return {
-    async post({ path, body, connections: inFlight, amount }) {
-      const request = requestFor(path, body);
-      for (let i = 0; i < inFlight; i++) if (!connections[i]?.open) connections[i] = new Connection(hostname, Number(port));
-      let sent = 0;
-      const started = performance.now();
-      const worker = async (connection) => {
-        while (sent < amount) {
-          sent++;
-          const status = await connection.send(request);
-          if (status !== 200) throw new Error(`${url}${path}: answered ${status}`);
-        }
-      };
-      await Promise.all(connections.slice(0, inFlight).map(worker));
-      return amount / ((performance.now() - started) / 1000);
+    request(path, body, headers = {}) {
+      const bytes = Buffer.from(body);
+      const lines = Object.entries({ host: `${hostname}:${port}`, "content-type": "application/json", ...headers, "content-length": bytes.length });
+      const head = `POST ${path} HTTP/1.1\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n`;
+      return Buffer.concat([Buffer.from(head, "latin1"), bytes]);
     },
+    send: (requests, inFlight) => run(requests.length, inFlight, (i) => requests[i]),
+    repeat: (request, amount, inFlight) => run(amount, inFlight, () => request),
     close() {
       for (const connection of connections) connection.close();
     },

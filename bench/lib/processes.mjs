@@ -1,80 +1,69 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
-import { onServerCore } from "./cores.mjs";
-import { httpLoad } from "./http-load.mjs";
+import { undoOnInterrupt } from "./interrupt.mjs";
 
-const SERVER = fileURLToPath(new URL("./child-server.mjs", import.meta.url));
-const CLIENT = fileURLToPath(new URL("./child-client.mjs", import.meta.url));
-
-// BENCH_CPU_PROF=<dir>: every bench child writes a V8 CPU profile there when it stops (node --cpu-prof).
-const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+// BENCH_CPU_PROF=<dir>: every bench child and server writes a V8 CPU profile there when it stops (node --cpu-prof).
+export const PROFILE = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 /**
- * Starts a bench server child (see child-server.mjs) on the servers' core (cores.mjs); resolves like
- * startChild, plus, for a child that serves HTTP, `post(load)`: the bench's load generator for this server
- * (http-load.mjs), whose connections are kept from one round to the next.
+ * Spawns `argv` and keeps it for the bench's interruption (interrupt.mjs): resolves with the child process
+ * and `stop()`, which sends SIGTERM and waits for it to exit.
  */
-export async function startServer(kind, env = {}) {
-  const server = await startChild(SERVER, kind, env);
-  if (!server.url) return server;
-  const load = httpLoad(server.url, server.key);
+export function spawnKept(argv, options) {
+  const child = spawn(argv[0], argv.slice(1), options);
+  const forget = undoOnInterrupt(() => child.kill("SIGTERM"));
+  const exited = once(child, "exit");
   return {
-    ...server,
-    post: load.post,
+    child,
     async stop() {
-      load.close();
-      await server.stop();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+      forget();
     },
   };
 }
 
-/** Starts a bench client child (see child-client.mjs) calling `server`; resolves like startChild. */
-export function startClient(kind, server) {
-  return startChild(CLIENT, kind, { BENCH_URL: server.url, BENCH_KEY: server.key });
-}
-
 /**
- * Starts a bench child and resolves with {url, key, pid, send, stop} once it prints its JSON line.
- * `send(message)` asks the child over IPC and resolves with its answer.
+ * Starts a bench child (a floor or a client: floor.mjs, client.mjs) that prints one JSON line when ready
+ * and answers IPC messages; resolves with {pid, ready (the JSON line), ask(message), stop()}.
  */
-async function startChild(script, kind, env) {
-  const argv = [process.execPath, ...PROFILE, script, kind];
-  const [cmd, ...args] = script === SERVER ? onServerCore(argv) : argv;
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+export async function startChild(argv, env = {}) {
+  const kept = spawnKept(argv, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const { child } = kept;
   let out = "";
+  let exited;
   const ready = await new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    exited = (code) => reject(new Error(`${argv.join(" ")} exited with ${code}`));
+    child.once("exit", exited);
     child.stdout.on("data", (d) => {
       out += d;
       const line = out.split("\n").find((l) => l.startsWith("{"));
       if (line) resolve(JSON.parse(line));
     });
   });
-  child.removeAllListeners("exit");
+  child.off("exit", exited);
   return {
-    ...ready,
     pid: child.pid,
-    async send(message) {
+    ready,
+    async ask(message) {
       child.send(message);
       const [answer] = await once(child, "message");
+      if (answer.error) throw new Error(`${argv.slice(-2).join(" ")}: ${answer.error}`);
       return answer;
     },
-    async stop() {
-      child.kill("SIGTERM");
-      await once(child, "exit");
-    },
+    stop: kept.stop,
   };
 }
 
-/** Runs a command; resolves with {code, ms, stdout, stderr}. */
-export async function runCommand(cmd, args, options = {}) {
+/** Runs a command (with `input` on its stdin); resolves with {code, ms, stdout, stderr}. */
+export async function runCommand(cmd, args, { input, ...options } = {}) {
   const started = performance.now();
-  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], ...options });
+  const child = spawn(cmd, args, { stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], ...options });
+  if (input !== undefined) child.stdin.end(input);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
-  const [code] = await once(child, "exit");
+  const [code] = await once(child, "close");
   return { code, ms: performance.now() - started, stdout, stderr };
 }

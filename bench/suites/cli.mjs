@@ -4,24 +4,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cpuDuring } from "../lib/cpu.mjs";
-import { thousandIccids } from "../lib/iccids.mjs";
-import { medianOver, rounds } from "../lib/load.mjs";
-import { runCommand, startServer } from "../lib/processes.mjs";
-import { costRow, row } from "../lib/table.mjs";
+import { freshIccids } from "../lib/iccids.mjs";
+import { prepareDatabase, startServer } from "../lib/iccid-server.mjs";
+import { rounds } from "../lib/load.mjs";
+import { runCommand } from "../lib/processes.mjs";
+import { buildRow } from "../lib/table.mjs";
 
-const CLI = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
 const PROBE = fileURLToPath(new URL("../lib/probe.mjs", import.meta.url));
 
-/** Seeds of thousandIccids per run: more than the largest file's 3,000, so no two runs share an ICCID. */
-const SEEDS_PER_RUN = 4_000;
-let runs = 0;
-
-async function writeCsv(path, rows, firstSeed) {
+/** A CSV of `rows` rows (an id and an ICCID) of ICCIDs no run before sent. */
+async function writeCsv(path, rows) {
   const out = createWriteStream(path);
   out.write("id,iccid\n");
-  for (let done = 0, seed = firstSeed; done < rows; seed++) {
-    const chunk = thousandIccids(seed).slice(0, rows - done);
-    if (!out.write(chunk.map((iccid, i) => `${done + i},${iccid}`).join("\n") + "\n")) await once(out, "drain");
+  for (let done = 0; done < rows; ) {
+    const chunk = freshIccids(Math.min(10_000, rows - done));
+    if (!out.write(chunk.map((iccid, i) => `${done + i},${iccid}\n`).join(""))) await once(out, "drain");
     done += chunk.length;
   }
   out.end();
@@ -29,22 +26,22 @@ async function writeCsv(path, rows, firstSeed) {
 }
 
 /**
- * Runs `iccid batch` over a CSV of `rows` rows; returns the CLI's CPU time per row (µs, from its own
- * getrusage at exit), the server's CPU time per row meanwhile, rows/s and the CLI's peak RSS in bytes.
- * Each run reads ICCIDs no run before it sent: `iccid batch` asks for each chunk under an Idempotency-Key
- * made from the chunk, and the server answers a chunk asked for again from what it kept, at next to no cost.
+ * Runs the build's `iccid batch` with its defaults over a CSV of `rows` rows against `server`; resolves
+ * with the CLI's CPU time per row (µs, from its own getrusage at exit, probe.mjs), the server's per row
+ * meanwhile, rows/s and the CLI's peak RSS (MB). Each run reads ICCIDs no run before it sent: the CLI asks
+ * for each chunk under an Idempotency-Key made from the chunk, and a chunk asked for again is a replay.
  */
 async function runBatch(server, dir, rows) {
-  const input = join(dir, `in-${rows}.csv`);
-  await writeCsv(input, rows, runs++ * SEEDS_PER_RUN);
-  const output = join(dir, `out-${rows}.csv`);
-  const probeFile = join(dir, `probe-${rows}`);
+  const input = join(dir, "in.csv");
+  const output = join(dir, "out.csv");
+  const probeFile = join(dir, "probe.json");
+  await writeCsv(input, rows);
   let run;
   const [serverMicros] = await cpuDuring([server.pid], async () => {
-    run = await runCommand(process.execPath, [CLI, "batch", input, "--out", output, "--concurrency", "4"], {
+    run = await runCommand(process.execPath, [server.build.cli, "batch", input, "--out", output, "--quiet"], {
       env: {
         ...process.env,
-        ICCID_API_KEY: server.key,
+        ICCID_API_KEY: server.owner.key,
         ICCID_BASE_URL: server.url,
         ICCID_CONFIG_DIR: dir,
         NODE_OPTIONS: `--import ${PROBE}`,
@@ -52,39 +49,41 @@ async function runBatch(server, dir, rows) {
       },
     });
   });
-  if (run.code !== 0) throw new Error(`iccid batch failed (${run.code}): ${run.stderr.slice(-500)}`);
+  if (run.code !== 0) throw new Error(`${server.build.name}: iccid batch failed (${run.code}): ${run.stderr.slice(-500)}`);
   const lines = readFileSync(output, "utf8").split("\n").filter(Boolean).length;
-  if (lines !== rows + 1) throw new Error(`iccid batch wrote ${lines - 1} rows for ${rows}`);
+  if (lines !== rows + 1) throw new Error(`${server.build.name}: iccid batch wrote ${lines - 1} rows for ${rows}`);
   const probe = JSON.parse(readFileSync(probeFile, "utf8"));
   rmSync(output);
   rmSync(input);
-  return { cost: probe.cpu / rows, serverCost: serverMicros / rows, rate: rows / (run.ms / 1000), rss: probe.rss };
+  return { cli: probe.cpu / rows, server: serverMicros / rows, rate: rows / (run.ms / 1000), rss: probe.rss / 1024 / 1024 };
 }
 
 /**
- * `iccid batch` on generated CSVs of 600,000 and 3,000,000 rows, in alternating rounds: the CLI's CPU per
- * row against the server's per ICCID in the same run (the CLI should not cost more than twice what it asks
- * of the server), and flat peak RSS. The small file is the smallest whose run reaches the CLI's steady
- * memory (its RSS climbs while the allocator comes to hold the answers' freed buffers for reuse, and levels
- * off some 600,000 rows in; see bench/README.md), so the two peaks compare like with like.
+ * `iccid batch` of every build on a CSV of settings.cliRows rows, against its own build's server on
+ * SQLite, the builds taking turns: the CLI's CPU per row, the server's, and the CLI's peak RSS, judged.
  */
-export async function cliRows({ settings }) {
-  const [small, large] = [600_000, 3_000_000];
+export async function cliRows({ settings, builds }) {
   const dir = mkdtempSync(join(tmpdir(), "iccid-bench-cli-"));
-  const server = await startServer("iccid");
+  const running = [];
   try {
-    const all = await rounds(settings.cliRounds, { small: () => runBatch(server, dir, small), large: () => runBatch(server, dir, large) }, 0);
-    const m = (figure) => medianOver(all, figure);
-    const mb = (bytes) => bytes / 1024 / 1024;
-    const n = large.toLocaleString("en");
+    const contenders = {};
+    for (const build of builds) {
+      const db = join(dir, `${build.name}.db`);
+      await prepareDatabase(build, db);
+      const server = await startServer(build, db);
+      running.push(server);
+      contenders[build.name] = () => runBatch(server, dir, settings.cliRows);
+    }
+    const all = await rounds(settings.cliRounds, contenders, 0);
+    const n = settings.cliRows.toLocaleString("en");
     return [
-      costRow(`iccid batch, ${n} rows (CPU)`, m((r) => r.large.cost), m((r) => r.large.serverCost), "µs/row vs server's µs/ICCID", "≥ 0.5", m((r) => r.large.serverCost / r.large.cost)),
-      row(`iccid batch, ${n} rows (throughput)`, m((r) => r.large.rate), m((r) => r.small.rate), "rows/s vs smaller file", null),
-      row(`iccid batch peak RSS, ${n} vs ${small.toLocaleString("en")} rows (MB)`, mb(m((r) => r.large.rss)), mb(m((r) => r.small.rss)), "MB vs smaller file", "≤ 1.2", m((r) => r.large.rss / r.small.rss)),
-      row(`iccid batch peak RSS, ${n} rows (MB)`, mb(m((r) => r.large.rss)), 200, "MB vs 200 MB ceiling", "≤ 1"),
+      buildRow(all, builds, `iccid batch, ${n} rows, CLI CPU`, "µs/row", (r, b) => r[b].cli),
+      buildRow(all, builds, `iccid batch, ${n} rows, server CPU`, "µs/row", (r, b) => r[b].server),
+      buildRow(all, builds, `iccid batch, ${n} rows, CLI peak RSS`, "MB", (r, b) => r[b].rss),
+      { ...buildRow(all, builds, `iccid batch, ${n} rows (information)`, "rows/s", (r, b) => r[b].rate, { judged: false }), ratio: null },
     ];
   } finally {
-    await server.stop();
+    await Promise.all(running.map((child) => child.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,80 +1,88 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { connectRedis, redisReady } from "../../packages/server/dist/index.js";
-import { cpuDuring } from "../lib/cpu.mjs";
-import { medianOver, rounds, serverCost } from "../lib/load.mjs";
-import { startServer } from "../lib/processes.mjs";
-import { costRow, row } from "../lib/table.mjs";
+import { startClient } from "../lib/children.mjs";
+import { ICCID } from "../lib/iccids.mjs";
+import { prepareDatabase, startServer } from "../lib/iccid-server.mjs";
+import { costsDuring, rounds } from "../lib/load.mjs";
+import { createDatabase } from "../lib/postgres.mjs";
+import { buildRow, timesRow } from "../lib/table.mjs";
 
-const LOOKUP = { path: "/api/v1/iccid/lookup", body: JSON.stringify({ iccid: "89441000000000000018" }), connections: 10 };
-const WARM_UP_LOOKUPS = 20_000;
-
-/** A database of this run's own, so pg_stat_activity tells its backends apart from everyone else's. */
-async function createDatabase(adminUrl) {
-  const name = `iccid_bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    /** The pids of the backends serving this database, other than `admin`'s own. */
-    backends: async () =>
-      (await admin.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name])).rows.map((r) => r.pid),
-    async drop() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
+const REDIS_URL = process.env.ICCID_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const INSTANCES = [1, 2, 4];
+/** Lookups in flight in all: the same load, split evenly over the instances. */
+const IN_FLIGHT = 8;
 
 /**
- * An instance on PostgreSQL + Redis against one on SQLite, each its own CPU time per lookup; and what
- * PostgreSQL (the backends serving the instance's database) and Redis (its server process, shared with
- * whoever else uses it) spend per lookup. ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL say where they
- * are (default: their usual local ports).
+ * PostgreSQL + Redis, for every build: the SDK's default lookup spread evenly over 1, 2 and 4 instances
+ * of the build on one database of the run's own (the same total work), the instances' CPU summed and the
+ * database's PostgreSQL backends' CPU, per lookup, judged; and on one instance the lookup without a key,
+ * reported beside the SDK's. Each build has its own database and its own Redis key prefix.
+ * ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL say where the services are (default: their usual local ports).
  */
-export async function scaleOutRows({ settings }) {
-  // The same services `npm test` looks for: PostgreSQL and Redis on their default local ports.
-  const pgUrl = process.env.ICCID_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const redisUrl = process.env.ICCID_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-  const database = await createDatabase(pgUrl);
-  const redis = connectRedis(redisUrl);
-  if (!(await redisReady(redis))) throw new Error(`Redis at ${redisUrl} is not reachable`);
-  const redisPid = Number(/process_id:(\d+)/.exec(await redis.info("server"))[1]);
-  const [scaled, sqlite] = await Promise.all([startServer("iccid-pg", { BENCH_PG_URL: database.url }), startServer("iccid")]);
-  const amount = settings.scaleOutLookups;
+export async function scaleOutRows({ settings, builds }) {
+  const prefix = `bench-${randomBytes(4).toString("hex")}`;
+  const databases = [];
+  const running = [];
   try {
-    // A long warm-up for both first: the instance on PostgreSQL + Redis runs much more library code (pg,
-    // its pool, ioredis, the limiter) for V8 to compile, and its figure kept falling over the first
-    // 10,000 lookups (271 → 135 µs in a profile); measured before that, it was timing the compiler.
-    await Promise.all([scaled, sqlite].map((server) => server.post({ ...LOOKUP, amount: WARM_UP_LOOKUPS })));
-    const all = await rounds(settings.scaleOutRounds, {
-      onPg: async () => {
-        let rate = 0;
-        const [instance, postgres, redisMicros] = await cpuDuring([scaled.pid, database.backends, redisPid], async () => {
-          rate = await scaled.post({ ...LOOKUP, amount });
-        });
-        return { cost: instance / amount, postgres: postgres / amount, redis: redisMicros / amount, rate };
-      },
-      onSqlite: () => serverCost(sqlite, { ...LOOKUP, amount }),
-    });
-    const m = (figure) => medianOver(all, figure);
-    const sqliteCost = m((r) => r.onSqlite.cost);
-    // The scale-out bars: an instance on PostgreSQL + Redis costs at most 1.5 × one on SQLite (ratio ≥ 0.67),
-    // and PostgreSQL's backends at most 60 µs per lookup. That ceiling is a fixed figure, so the row moves
-    // with the machine's speed; the same cost against the instance on SQLite in the same rounds does not.
+    const at = {};
+    for (const build of builds) {
+      const database = await createDatabase();
+      databases.push(database);
+      await prepareDatabase(build, database.url);
+      const options = ["--redis", REDIS_URL, "--redis-prefix", `${prefix}-${build.name}`];
+      const instances = [];
+      for (let i = 0; i < Math.max(...INSTANCES); i++) {
+        instances.push(await startServer(build, database.url, options));
+        running.push(instances[i]);
+      }
+      const { key } = instances[0].owner;
+      const clients = await Promise.all(instances.map((instance) => startClient("sdk-lookup", instance, key)));
+      running.push(...clients);
+      const keyless = instances[0].load.request("/api/v1/iccid/lookup", JSON.stringify({ iccid: ICCID }), { authorization: `Bearer ${key}`, accept: "application/json" });
+      at[build.name] = { database, instances, clients, keyless };
+    }
+
+    const n = settings.scaleOutLookups;
+    const contenders = {};
+    for (const count of INSTANCES) {
+      for (const { name } of builds) {
+        const { database, instances, clients } = at[name];
+        contenders[`${name}:${count}`] = async () => {
+          const pids = instances.slice(0, count).map((instance) => instance.pid);
+          const work = () => Promise.all(clients.slice(0, count).map((client) => client.ask({ calls: n / count, inFlight: IN_FLIGHT / count })));
+          const { costs } = await costsDuring([...pids, database.backends], n, work);
+          return { servers: costs.slice(0, count).reduce((sum, cost) => sum + cost, 0), postgres: costs[count] };
+        };
+      }
+    }
+    for (const { name } of builds) {
+      const { database, instances, keyless } = at[name];
+      contenders[`${name}:keyless`] = async () => {
+        const { costs } = await costsDuring([instances[0].pid, database.backends], n, () => instances[0].load.repeat(keyless, n, IN_FLIGHT));
+        return { servers: costs[0], postgres: costs[1] };
+      };
+    }
+    // The instances on PostgreSQL + Redis run much library code (pg, its pool, ioredis, the limiter) that V8
+    // compiles over their first thousands of lookups: a long warm-up for each before the rounds.
+    const warm = settings.scaleOutWarmUp;
+    await Promise.all(Object.values(at).flatMap(({ instances, clients, keyless }) => [
+      ...clients.map((client) => client.ask({ calls: warm, inFlight: 2 })),
+      instances[0].load.repeat(keyless, warm, 2),
+    ]));
+    const all = await rounds(settings.scaleOutRounds, contenders, settings.warmUpRounds);
+
     return [
-      costRow("instance on PostgreSQL + Redis (CPU)", m((r) => r.onPg.cost), sqliteCost, "µs/lookup vs instance on SQLite", "≥ 0.67", m((r) => r.onSqlite.cost / r.onPg.cost)),
-      row("PostgreSQL backends (CPU)", m((r) => r.onPg.postgres), 60, "µs/lookup vs 60 µs ceiling", "≤ 1"),
-      row("PostgreSQL backends vs an instance (CPU)", m((r) => r.onPg.postgres), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onPg.postgres / r.onSqlite.cost)),
-      row("Redis server (CPU)", m((r) => r.onPg.redis), sqliteCost, "µs/lookup vs instance on SQLite", null, m((r) => r.onPg.redis / r.onSqlite.cost)),
-      row("instance on PostgreSQL + Redis (throughput)", m((r) => r.onPg.rate), m((r) => r.onSqlite.rate), "req/s vs instance on SQLite", null),
+      ...INSTANCES.flatMap((count) => {
+        const on = `PostgreSQL + Redis, ${count} instance${count > 1 ? "s" : ""}, SDK lookup`;
+        return [
+          buildRow(all, builds, `${on}, instances' CPU`, "µs/lookup", (r, b) => r[`${b}:${count}`].servers),
+          buildRow(all, builds, `${on}, PostgreSQL CPU`, "µs/lookup", (r, b) => r[`${b}:${count}`].postgres),
+        ];
+      }),
+      buildRow(all, builds, "PostgreSQL + Redis, 1 instance, lookup without a key, instance CPU", "µs/lookup", (r, b) => r[`${b}:keyless`].servers, { judged: false }),
+      timesRow(all, builds, "PostgreSQL + Redis: SDK lookup ÷ lookup without a key, instance CPU (issue 58: ≤ 1.15)", (r, b) => r[`${b}:1`].servers / r[`${b}:keyless`].servers),
     ];
   } finally {
-    await Promise.all([scaled.stop(), sqlite.stop()]);
-    await redis.quit();
-    await database.drop();
+    await Promise.all(running.map((child) => child.stop()));
+    for (const database of databases) await database.drop();
   }
 }
