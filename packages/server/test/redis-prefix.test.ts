@@ -42,11 +42,12 @@ describe("the Redis key prefix", { timeout: 60_000 }, () => {
     // Server B's budget for the same email is its own, and the other program's key counts for neither.
     expect((await wrongSignIn(b.url)).status).toBe(401);
 
-    // The email's count is kept under the email and a fingerprint of the account's password (sessions.ts).
+    // The email's count is kept under the email and a fingerprint of the account's password (sessions.ts),
+    // hash-tagged (redis-limiters.ts).
     const keys = (await observer.keys("*")).sort();
-    const emailKey = (prefix: string) => keys.find((k) => k.startsWith(`${prefix}:login:email:owner@localhost`));
-    expect(emailKey("app-a")).toMatch(/^app-a:login:email:owner@localhost#[0-9a-f]{16}$/);
-    expect(emailKey("app-b")).toMatch(/^app-b:login:email:owner@localhost#[0-9a-f]{16}$/);
+    const emailKey = (prefix: string) => keys.find((k) => k.startsWith(`${prefix}:login:email:{owner@localhost`));
+    expect(emailKey("app-a")).toMatch(/^app-a:login:email:\{owner@localhost#[0-9a-f]{16}\}$/);
+    expect(emailKey("app-b")).toMatch(/^app-b:login:email:\{owner@localhost#[0-9a-f]{16}\}$/);
     expect(keys.filter((k) => !k.startsWith("app-a:") && !k.startsWith("app-b:"))).toEqual(["iccid:login:email:owner@localhost"]);
     expect(await observer.get("iccid:login:email:owner@localhost")).toBe("999");
     expect(await observer.get(emailKey("app-a")!)).toBe("6");

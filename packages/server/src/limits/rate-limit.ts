@@ -1,11 +1,10 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { RateLimited, type RateBudget } from "../domain/refusals.js";
-import type { Plan } from "../store/store.js";
 
 /**
  * A budget of points per window for each key, as the services spend it: rate-limiter-flexible's limiters
- * in memory (RateLimiterMemory) and the Redis limiter (redis-limiter.ts) both are one. `consume` rejects
+ * in memory (RateLimiterMemory) and in Redis (redis-limiters.ts) both are one. `consume` rejects
  * with the RateLimiterRes it leaves when that is past the budget.
  */
 export interface Limiter {
@@ -18,6 +17,12 @@ export interface Limiter {
 /** Makes a limiter of `points` per `durationSeconds`; `keyPrefix` keeps limiters' counters apart. */
 export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix: string) => Limiter;
 
+/** What a plan says of the request rate: a store's plan row is one. */
+export interface Plan {
+  readonly rate_limit: number;
+  readonly window_seconds: number;
+}
+
 /** Counters in this process: right for one instance. */
 export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
   new RateLimiterMemory({ points, duration, keyPrefix });
@@ -28,21 +33,13 @@ export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
  */
 export class AccountRateLimiter {
   readonly #limiters = new Map<string, Limiter>();
-  /** Each plan row's limiter, found without spelling its id on every request (grants share their plan's row). */
-  readonly #ofPlan = new WeakMap<Plan, Limiter>();
 
   constructor(private readonly factory: LimiterFactory = memoryLimiters) {}
 
   #limiter(plan: Plan): Limiter {
-    let limiter = this.#ofPlan.get(plan);
-    if (limiter) return limiter;
     const id = `${plan.rate_limit}/${plan.window_seconds}`;
-    limiter = this.#limiters.get(id);
-    if (!limiter) {
-      limiter = this.factory(plan.rate_limit, plan.window_seconds, `rl:${id}`);
-      this.#limiters.set(id, limiter);
-    }
-    this.#ofPlan.set(plan, limiter);
+    let limiter = this.#limiters.get(id);
+    if (!limiter) this.#limiters.set(id, (limiter = this.factory(plan.rate_limit, plan.window_seconds, `rl:${id}`)));
     return limiter;
   }
 
