@@ -3,7 +3,6 @@ import Koa from "koa";
 import { pino, type Logger } from "pino";
 import type { DecoderSource } from "./decode/live-decoder.js";
 import { answerWriter } from "./http/answer-writer.js";
-import { protocolRules } from "./http/protocol-rules.js";
 import { Connections } from "./http/connections.js";
 import type { AppState } from "./http/state.js";
 import { Lifecycle } from "./lifecycle.js";
@@ -105,7 +104,6 @@ export function createApp(deps: AppDeps): IccidApp {
   if (metrics) app.use(metrics.middleware());
   app.use(answerWriter(logger, metrics && (() => metrics.storeError())));
   app.use(connections.guard());
-  app.use(protocolRules());
   app.use(lifecycle.guard());
   app.use(routeTable(ROUTE_TABLE, services));
   return { app, lifecycle, connections, settings, unknownPrefixes };

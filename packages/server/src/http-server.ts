@@ -24,7 +24,7 @@ export interface ListenOptions {
 export async function listen({ app, lifecycle, connections, unknownPrefixes }: IccidApp, options: ListenOptions): Promise<RunningServer> {
   // One request at a time per connection (connections.ts); a request the parser refuses is answered after the one in flight.
   const listener = connections.listener(app.callback());
-  // A request without Host is the app's to refuse (protocol-rules.ts), with a problem body and a request id.
+  // A request without Host is the app's to refuse (connections.ts), with a problem body and a request id.
   const server = createServer({ requireHostHeader: false }, listener);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { Refusal } from "../domain/refusals.js";
 import { StoreUnavailable } from "../store/errors.js";
-import type { CsvForm } from "./csv-form.js";
+import type { CsvForm } from "./batch-answer.js";
 import { ClientGone } from "./json-body.js";
 import { HttpProblem } from "./problem.js";
 import { rateLimitFields } from "./rate-limit-fields.js";

@@ -1,7 +1,16 @@
 import type { Context, ParameterizedContext } from "koa";
 import type { ChargedBatch } from "../services/batch-tally.js";
-import type { CsvForm } from "./csv-form.js";
 import type { AppState } from "./state.js";
+
+/**
+ * A batch answer's CSV form, which a route declares beside its JSON schema: the header line and the row
+ * of one item, each line ending in "\n". A form of the items some batch makes, kept where the item type is
+ * not known (the route table) as `CsvForm<never>`.
+ */
+export interface CsvForm<I> {
+  header: string;
+  row: (item: I) => string;
+}
 
 const CSV_CONTENT_TYPE = "text/csv; charset=utf-8; header=present";
 

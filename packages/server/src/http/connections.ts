@@ -101,15 +101,27 @@ export class Connections {
     this.#held = held;
   }
 
-  /** Refuses new work with 503 while the answers held are over the limit (an answer that is held too: its client may not read it either). */
+  /**
+   * Before the routes: 503 with Retry-After while the answers held are over the limit (an answer that is
+   * held too: its client may not read it either); then the two refusals Node would otherwise write itself,
+   * bare: an HTTP/1.1 request without `Host` (RFC 9112 §3.2; the server is made with
+   * `requireHostHeader: false`) and an `Expect` other than `100-continue` (the server's `checkExpectation`
+   * requests come here; RFC 9110 §10.1.1), both `bad_request` problems after which the connection closes.
+   */
   guard(): Middleware {
-    return (_ctx, next) => {
+    return (ctx, next) => {
       if (this.#held > this.limits.unsentLimitBytes) {
         throw new HttpProblem("unavailable", "The server holds too many answers its clients have not read; retry shortly.", {
           retry_after: 1,
           headers: { "Retry-After": "1" },
         });
       }
+      const req = ctx.req;
+      if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+        throw badRequest("An HTTP/1.1 request must carry a Host header.");
+      }
+      const expect = req.headers.expect;
+      if (expect !== undefined && expect.toLowerCase() !== "100-continue") throw badRequest("Expect: the only expectation this server meets is 100-continue.");
       return next();
     };
   }
@@ -177,6 +189,8 @@ export class Connections {
     this.#admit(handle, socket, busy, ...following);
   }
 }
+
+const badRequest = (detail: string) => new HttpProblem("bad_request", detail, { headers: { Connection: "close" } });
 
 /** The parser's refusal, written to the bare socket with the fields every answer carries, then the connection closed. */
 function writeProblem(error: Error & { code?: string }, socket: Duplex): void {

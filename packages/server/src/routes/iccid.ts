@@ -1,12 +1,14 @@
-import { BatchRequest, BatchResult, LookupRequest, LookupResult } from "@iccid/core";
-import { answerBatch } from "../http/batch-answer.js";
-import { LOOKUP_ROWS } from "../http/csv-form.js";
+import { BatchRequest, BatchResult, csvLine, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult, lookupRowCsv, type BatchItem } from "@iccid/core";
+import { answerBatch, type CsvForm } from "../http/batch-answer.js";
 import { parseInput } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
 // Both spend a request of the rate limit, and quota for what they answer; the account page calls them
 // with its session (usage counted under the page's own id, apart from the account's keys).
 const spend = { kind: "apiKey", spend: true, scope: "lookup", session: true } as const;
+
+/** The ICCID batch's CSV: one lookup row per input, the columns of `iccid batch` (docs/api.md). */
+const LOOKUP_ROWS: CsvForm<BatchItem> = { header: csvLine(LOOKUP_ROW_COLUMNS), row: (item) => lookupRowCsv(item) + "\n" };
 
 export const iccidRoutes: Route[] = [
   defineRoute({

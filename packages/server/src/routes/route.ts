@@ -1,7 +1,7 @@
 import type { KeyScope, ProblemCode } from "@iccid/core";
 import type { Middleware } from "koa";
 import type { z } from "zod";
-import type { CsvForm } from "../http/csv-form.js";
+import type { CsvForm } from "../http/batch-answer.js";
 import type { IdempotentRoute } from "../http/idempotency.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
