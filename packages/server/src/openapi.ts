@@ -47,8 +47,9 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "The same request (account, route, key and body) within 24 hours is answered its first 2xx answer again, " +
-    "with Idempotent-Replayed: true, and neither run nor charged again",
+    "The same request (account, route, key and body) within 24 hours of one that was charged is a replay: " +
+    "run again on the current data, charged nothing, with Idempotent-Replayed: true (a created key's replay " +
+    "answers its record without the secret)",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
 };
 

@@ -168,8 +168,8 @@ describe("Look up on the account page", () => {
     expect(readCsv(await downloaded(page)).records.length).toBe(1 + 1_000); // the header, the answered rows
     await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
     await screenshot(page, "lookup-refusal-1280", { viewport: true });
-    // With more quota, the same file again: the chunk answered before is answered from what the server
-    // kept (its Idempotency-Key is made from the chunk), so the account pays in all what one run costs.
+    // With more quota, the same file again: the chunk charged before is a replay, charged nothing (its
+    // Idempotency-Key is made from the chunk), so the account pays in all what one run costs.
     const charged = await quotaUsed(user);
     await server.setPlan("small-quota", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 10_000 });
     await upload(page, path);
