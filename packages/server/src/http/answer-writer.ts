@@ -20,14 +20,6 @@ export interface DeclaredAnswer {
   csv?: CsvForm<never>;
 }
 
-/** An answer as the answer writer is about to send it: its status, type, bytes, and the body before encoding. */
-export interface WrittenAnswer {
-  status: number;
-  contentType: string;
-  bytes: Buffer;
-  value: unknown;
-}
-
 /** The status logged and counted for a request its client gave up on before it was read (as nginx does). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
@@ -57,8 +49,6 @@ export function commonFields(requestId: string, rateLimit?: RateLimitState): Rec
  *   be encoded at all is a bug, logged by name and answered 500;
  * - the common fields go on, the answer's own headers winning over them (a refusal's RateLimit fields for
  *   another budget).
- * A request claimed by its Idempotency-Key has its answer kept for replays (or its key released) here,
- * before the answer goes out, and also when the request ended without an answer.
  *
  * Last, at info level, the request's one log line: method, route (`/api/v1/keys/:id`; `-` when no route
  * matched), status and time; never headers, bodies, queries or the path as sent (a secret pasted into a
@@ -82,20 +72,13 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
 }
 
 async function write(ctx: ParameterizedContext<AppState>, next: () => Promise<unknown>, logger: Logger, onStoreError?: () => void): Promise<void> {
-  let written: WrittenAnswer | undefined;
   try {
-    try {
-      await next();
-    } catch (error) {
-      writeProblem(ctx, error, logger, onStoreError);
-    }
-    if (ctx.res.headersSent) return;
-    const value: unknown = ctx.body;
-    encode(ctx, logger);
-    if (ctx.state.settleClaim) written = writtenAnswer(ctx, value);
-  } finally {
-    if (ctx.state.settleClaim) await settleClaim(ctx, written, logger);
+    await next();
+  } catch (error) {
+    writeProblem(ctx, error, logger, onStoreError);
   }
+  if (ctx.res.headersSent) return;
+  encode(ctx, logger);
   addFields(ctx.res, commonFields(ctx.state.requestId, ctx.state.rateLimit));
 }
 
@@ -149,22 +132,6 @@ function encode(ctx: ParameterizedContext<AppState>, logger: Logger): void {
     ctx.status = problem.status;
     ctx.set("Content-Type", "application/problem+json");
     ctx.body = JSON.stringify(problem.body(ctx.state.requestId));
-  }
-}
-
-/** The encoded answer as an Idempotency-Key's claim keeps it, with `value`, its body before encoding. */
-function writtenAnswer(ctx: ParameterizedContext<AppState>, value: unknown): WrittenAnswer {
-  const body: unknown = ctx.body;
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : "");
-  return { status: ctx.status, contentType: ctx.response.get("Content-Type"), bytes, value };
-}
-
-/** Settles an Idempotency-Key's claim; a store that fails here leaves it pending (409 until abandoned), logged. */
-async function settleClaim(ctx: ParameterizedContext<AppState>, written: WrittenAnswer | undefined, logger: Logger): Promise<void> {
-  try {
-    await ctx.state.settleClaim!(written);
-  } catch (error) {
-    logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "idempotent answer not kept");
   }
 }
 

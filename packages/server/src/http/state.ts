@@ -2,7 +2,7 @@ import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { ClaimedRequest } from "../services/idempotent-requests.js";
 import type { ActiveSession } from "../services/sessions.js";
 import type { Payer } from "../store/store.js";
-import type { DeclaredAnswer, WrittenAnswer } from "./answer-writer.js";
+import type { DeclaredAnswer } from "./answer-writer.js";
 
 /** What middleware leaves on `ctx.state` for the handlers after it. */
 export interface AppState {
@@ -18,9 +18,4 @@ export interface AppState {
   session: ActiveSession;
   /** A request sent with an Idempotency-Key: its claim, which its charge is made with (http/idempotency.ts). */
   claimed?: ClaimedRequest;
-  /**
-   * Set for a request claimed by its Idempotency-Key: the answer writer settles the claim with the answer
-   * before it goes out, or with none when the request ended without one.
-   */
-  settleClaim?: (answer: WrittenAnswer | undefined) => Promise<void>;
 }
