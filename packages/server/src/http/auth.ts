@@ -22,27 +22,27 @@ export function presentedKey(authorization: string): string {
 }
 
 /**
- * Admits a known account's request: its subscription must be active, then it spends a request of the
- * account's rate limit (`spend: false` only reads the rate state). The rate state goes on every answer the
+ * Admits a known account's request: its subscription must be active, then it consumes a request of the
+ * account's rate limit (`consume: false` only reads the rate state). The rate state goes on every answer the
  * account gets, a refusal's included (its RateLimit fields, written by the answer writer; over the rate,
- * the RateLimited refusal carries the state); `ctx.state.grant` is set only when the request is admitted.
+ * the RateLimited refusal carries the state); `ctx.state.payer` is set only when the request is admitted.
  */
-async function admitAccount(ctx: ParameterizedContext<AppState>, limiter: AccountRateLimiter, grant: Payer, spend: boolean): Promise<void> {
-  const accountId = grant.account.id;
-  if (grant.subscription.status !== "active") {
+async function admitAccount(ctx: ParameterizedContext<AppState>, limiter: AccountRateLimiter, payer: Payer, consume: boolean): Promise<void> {
+  const accountId = payer.account.id;
+  if (payer.subscription.status !== "active") {
     // The account is known, so it is told its rate state even though this request is refused.
-    ctx.state.rateLimit = await limiter.peek(accountId, grant.plan);
-    throw new SubscriptionInactive(grant.subscription.status);
+    ctx.state.rateLimit = await limiter.peek(accountId, payer.plan);
+    throw new SubscriptionInactive(payer.subscription.status);
   }
-  ctx.state.rateLimit = spend ? await limiter.consume(accountId, grant.plan) : await limiter.peek(accountId, grant.plan);
-  ctx.state.grant = grant;
+  ctx.state.rateLimit = consume ? await limiter.consume(accountId, payer.plan) : await limiter.peek(accountId, payer.plan);
+  ctx.state.payer = payer;
 }
 
 /** The Bearer pipeline: key (known, working, with the route's scope) → subscription → rate limit (admitAccount). */
-export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { spend, scope }: { spend: boolean; scope: KeyScope }): Middleware<AppState> {
+export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { consume, scope }: { consume: boolean; scope: KeyScope }): Middleware<AppState> {
   return async (ctx, next) => {
-    const grant = await apiKeys.authenticate(presentedKey(ctx.get("Authorization")), scope);
-    await admitAccount(ctx, limiter, grant, spend);
+    const payer = await apiKeys.authenticate(presentedKey(ctx.get("Authorization")), scope);
+    await admitAccount(ctx, limiter, payer, consume);
     await next();
   };
 }
@@ -84,7 +84,7 @@ export function keyOrSession(
   sessions: Sessions,
   store: Pick<AccountStore, "getSubscription" | "getPlan">,
   limiter: AccountRateLimiter,
-  auth: { spend: boolean; scope: KeyScope },
+  auth: { consume: boolean; scope: KeyScope },
 ): Middleware<AppState> {
   const byKey = bearer(apiKeys, limiter, auth);
   const csrf = csrfGuard();
@@ -93,7 +93,7 @@ export function keyOrSession(
     if (ctx.get("Authorization") !== "" || ctx.cookies.get(SESSION_COOKIE) === undefined) return byKey(ctx, next);
     await csrf(ctx, () =>
       session(ctx, async () => {
-        await admitAccount(ctx, limiter, await webPagePayer(store, ctx.state.session.account), auth.spend);
+        await admitAccount(ctx, limiter, await webPagePayer(store, ctx.state.session.account), auth.consume);
         await next();
       }),
     );

@@ -11,8 +11,8 @@ export interface AppState {
   route?: string;
   /** What the matched route answers when it succeeds (set by its first step, read by the answer writer). */
   declared?: DeclaredAnswer;
-  /** Who the request is charged to: the Bearer key's grant, or the account page's session on the lookup routes. */
-  grant: Payer;
+  /** Who the request is charged to: the Bearer key's account and key, or the account page's session on the lookup routes. */
+  payer: Payer;
   /** The account's rate state, once its key was checked: its RateLimit fields go on the answer. */
   rateLimit?: RateLimitState;
   session: ActiveSession;

@@ -3,7 +3,7 @@ import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { RateLimited, type RateBudget } from "../domain/refusals.js";
 
 /**
- * A budget of points per window for each key, as the services spend it: rate-limiter-flexible's limiters
+ * A budget of points per window for each key, as the services consume it: rate-limiter-flexible's limiters
  * in memory (RateLimiterMemory) and in Redis (redis-limiters.ts) both are one. `consume` rejects
  * with the RateLimiterRes it leaves when that is past the budget.
  */
@@ -48,7 +48,7 @@ export class AccountRateLimiter {
     return consumeOrRefuse(this.#limiter(plan), accountId, "requests", plan.rate_limit, plan.window_seconds);
   }
 
-  /** The current state without spending a request (for usage reads). */
+  /** The current state without consuming a request (for usage reads). */
   async peek(accountId: string, plan: Plan): Promise<RateLimitState> {
     const res = await this.#limiter(plan).get(accountId);
     if (!res) return { limit: plan.rate_limit, windowSeconds: plan.window_seconds, remaining: plan.rate_limit, resetSeconds: 0 };

@@ -2,7 +2,7 @@ import { consumeOrRefuse, type Limiter, type LimiterFactory } from "./rate-limit
 
 /**
  * Usage reads have a budget of their own per account (policy "usage"), apart from the plan's request rate
- * they do not spend: a report reads many rows, so unlimited reads by one account slowed everyone's
+ * they do not consume: a report reads many rows, so unlimited reads by one account slowed everyone's
  * lookups. Over it, a `RateLimited` refusal of the "usage_reads" budget, with the state to tell the account.
  */
 export class UsageReadLimit {

@@ -1,6 +1,6 @@
 import { Usage, UsageQuery } from "@iccid/core";
 import { parseInput } from "../http/json-body.js";
-import { accountSubject } from "../services/web-page-payer.js";
+import { payingAccount } from "../services/web-page-payer.js";
 import { defineRoute } from "./route.js";
 
 /**
@@ -21,8 +21,8 @@ export const accountUsageRoute = defineRoute({
   response: { status: 200, description: "Usage", schema: Usage },
   handler: (s) => async (ctx) => {
     const query = parseInput(UsageQuery, { ...ctx.query }, "query");
-    const subject = await accountSubject(s.store, ctx.state.session.account);
-    // peek, not consume: reading usage spends no request, as on the Bearer route.
-    ctx.body = await s.usage.build(subject, query, await s.limiter.peek(subject.account.id, subject.plan));
+    const payer = await payingAccount(s.store, ctx.state.session.account);
+    // peek, not consume: reading usage consumes no request, as on the Bearer route.
+    ctx.body = await s.usage.build(payer, query, await s.limiter.peek(payer.account.id, payer.plan));
   },
 });

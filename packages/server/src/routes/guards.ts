@@ -40,7 +40,7 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
     case "none":
       break;
   }
-  const accountOf = route.auth.kind === "apiKey" ? (state: AppState) => state.grant.account.id : (state: AppState) => state.session.account.id;
+  const accountOf = route.auth.kind === "apiKey" ? (state: AppState) => state.payer.account.id : (state: AppState) => state.session.account.id;
   if (route.budget === "usage_reads") {
     chain.push(async (ctx, next) => {
       await s.usageReads.take(accountOf(ctx.state));
@@ -49,7 +49,7 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
   }
   // After the key or session: no body is read for a request that is refused anyway.
   if (route.body) chain.push(jsonBody(s.settings.bodyLimitBytes));
-  // After the rate limit: a replay is a request like any other, and spends it. After the body: a request is compared by it.
+  // After the rate limit: a replay is a request like any other, and consumes it. After the body: a request is compared by it.
   if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf, s.settings.bodyLimitBytes));
   return chain;
 }

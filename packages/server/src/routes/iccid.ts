@@ -3,9 +3,9 @@ import { answerBatch, type CsvForm } from "../http/batch-answer.js";
 import { parseInput } from "../http/json-body.js";
 import { defineRoute, type Route } from "./route.js";
 
-// Both spend a request of the rate limit, and quota for what they answer; the account page calls them
+// Both consume a request of the rate limit, and quota for what they answer; the account page calls them
 // with its session (usage counted under the page's own id, apart from the account's keys).
-const spend = { kind: "apiKey", spend: true, scope: "lookup", session: true } as const;
+const consume = { kind: "apiKey", consume: true, scope: "lookup", session: true } as const;
 
 /** The ICCID batch's CSV: one lookup row per input, the columns of `iccid batch` (docs/api.md). */
 const LOOKUP_ROWS: CsvForm<BatchItem> = { header: csvLine(LOOKUP_ROW_COLUMNS), row: (item) => lookupRowCsv(item) + "\n" };
@@ -15,14 +15,14 @@ export const iccidRoutes: Route[] = [
     method: "post",
     path: "/api/v1/iccid/lookup",
     summary: "Look up one ICCID",
-    auth: spend,
+    auth: consume,
     idempotency: {},
     body: { schema: LookupRequest, required: true },
     response: { status: 200, description: "The lookup result (valid may be false)", schema: LookupResult },
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccid, imsi } = parseInput(LookupRequest, ctx.request.body);
-      ctx.body = await s.lookups.lookup(ctx.state.grant, iccid, imsi, ctx.state.claimed);
+      ctx.body = await s.lookups.lookup(ctx.state.payer, iccid, imsi, ctx.state.claimed);
     },
   }),
   defineRoute({
@@ -33,7 +33,7 @@ export const iccidRoutes: Route[] = [
       "One result per input, in input order; an item is an ICCID, or { iccid, imsi } with the SIM's IMSI. A bad " +
       "item never fails the request. summary.unique counts distinct normalised ICCIDs (with their IMSI) plus " +
       "distinct failed inputs; each distinct ICCID (with its IMSI) answered is one lookup.",
-    auth: spend,
+    auth: consume,
     idempotency: {},
     body: { schema: BatchRequest, required: true },
     response: {
@@ -50,7 +50,7 @@ export const iccidRoutes: Route[] = [
     problems: ["quota_exceeded"],
     handler: (s) => async (ctx) => {
       const { iccids } = parseInput(BatchRequest, ctx.request.body);
-      await answerBatch(ctx, s.lookups.batch(ctx.state.grant, iccids, ctx.state.claimed));
+      await answerBatch(ctx, s.lookups.batch(ctx.state.payer, iccids, ctx.state.claimed));
     },
   }),
 ];

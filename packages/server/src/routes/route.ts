@@ -12,12 +12,12 @@ export type HttpMethod = "get" | "post" | "delete";
 export type RouteAuth =
   | { kind: "none" }
   /**
-   * A Bearer API key with `scope`, its active subscription and the rate limit; `spend: false` only reads
+   * A Bearer API key with `scope`, its active subscription and the rate limit; `consume: false` only reads
    * the rate state. With `session`, a request that sends no Authorization header but the account page's
    * session cookie is taken too (the lookups the page makes): under the CSRF rule, held to the same
    * subscription check and rate limit, and charged to the account under the page's own usage id.
    */
-  | { kind: "apiKey"; spend: boolean; scope: KeyScope; session?: boolean }
+  | { kind: "apiKey"; consume: boolean; scope: KeyScope; session?: boolean }
   /** The account page's session cookie. */
   | { kind: "session" };
 

@@ -16,15 +16,15 @@ export class EidLookups {
     private readonly meter: Meter,
   ) {}
 
-  async lookup(grant: Payer, eid: string, claimed?: ClaimedRequest): Promise<EidResult> {
+  async lookup(payer: Payer, eid: string, claimed?: ClaimedRequest): Promise<EidResult> {
     const outcome = this.decoder.decode(eid);
     if (!outcome.ok) throw new InvalidInput([{ field: ["eid"], code: outcome.error.code, detail: outcome.error.message }]);
-    await this.meter.charge(grant, 1, claimed);
+    await this.meter.charge(payer, 1, claimed);
     return outcome.result;
   }
 
   /** One item per input, made when asked for, in input order; after the last, the summary with the batch's charge under way (as Lookups.batch). */
-  *batch(grant: Payer, inputs: readonly string[], claimed?: ClaimedRequest): Generator<EidBatchItem, ChargedBatch, undefined> {
+  *batch(payer: Payer, inputs: readonly string[], claimed?: ClaimedRequest): Generator<EidBatchItem, ChargedBatch, undefined> {
     const tally = new BatchTally();
     for (let index = 0; index < inputs.length; index++) {
       const input = inputs[index]!;
@@ -37,6 +37,6 @@ export class EidLookups {
         yield { index, ok: false, input, error: outcome.error };
       }
     }
-    return tally.charge(this.meter, grant, claimed);
+    return tally.charge(this.meter, payer, claimed);
   }
 }

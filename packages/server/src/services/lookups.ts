@@ -21,14 +21,14 @@ export class Lookups {
   ) {}
 
   /** One ICCID, with its IMSI when one is sent: an ICCID or IMSI that cannot be read is an input error naming its field. */
-  async lookup(grant: Payer, iccid: string, imsi?: string, claimed?: ClaimedRequest): Promise<LookupResult> {
+  async lookup(payer: Payer, iccid: string, imsi?: string, claimed?: ClaimedRequest): Promise<LookupResult> {
     const outcome = this.decoders.current.decode(iccid);
     const imsiOutcome = imsi === undefined ? undefined : this.imsis.read(imsi);
     // Both fields are named when both fail.
     const imsiIssues: FieldIssue[] = imsiOutcome && !imsiOutcome.ok ? [{ field: ["imsi"], code: imsiOutcome.error.code, detail: imsiOutcome.error.message }] : [];
     if (!outcome.ok) throw new InvalidInput([{ field: ["iccid"], code: outcome.error.code, detail: outcome.error.message }, ...imsiIssues]);
     if (imsiIssues[0]) throw new InvalidInput([imsiIssues[0]]);
-    await this.meter.charge(grant, 1, claimed);
+    await this.meter.charge(payer, 1, claimed);
     if (outcome.result.issuer === null) this.unknown.note(outcome.result.iccid);
     return imsiOutcome?.ok ? withImsi(outcome.result, imsiOutcome.answer) : outcome.result;
   }
@@ -42,7 +42,7 @@ export class Lookups {
    * distinct normalised IMSI beside it. An item whose ICCID or IMSI cannot be read fails and is free. The
    * answered items whose issuer is unknown are counted once the charge is made, none if it is refused.
    */
-  *batch(grant: Payer, inputs: readonly BatchInput[], claimed?: ClaimedRequest): Generator<BatchItem, ChargedBatch, undefined> {
+  *batch(payer: Payer, inputs: readonly BatchInput[], claimed?: ClaimedRequest): Generator<BatchItem, ChargedBatch, undefined> {
     const decoder = this.decoders.current;
     const tally = new BatchTally();
     const unknownIccids: string[] = [];
@@ -69,7 +69,7 @@ export class Lookups {
       tally.answered(`${outcome.result.iccid}\n${imsiOutcome.answer.imsi}`, outcome.result.valid);
       yield { index, ok: true, result: withImsi(outcome.result, imsiOutcome.answer) };
     }
-    const charged = tally.charge(this.meter, grant, claimed);
+    const charged = tally.charge(this.meter, payer, claimed);
     // Counted as a single lookup's are, once charged; the refusal itself reaches the answer, which waits on `charged`.
     void charged.charged.then(
       () => unknownIccids.forEach((iccid) => this.unknown.note(iccid)),

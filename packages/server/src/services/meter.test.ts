@@ -18,7 +18,7 @@ function recordingStore(charged = true): MeterStore & { charges: Charge[] } {
 }
 
 const ANCHOR = Date.UTC(2026, 0, 31, 12); // clamped to the month's last day in short months
-const grant = {
+const payer = {
   key: { id: "key_1" },
   account: { id: "acc_1" },
   subscription: { period_anchor: ANCHOR },
@@ -30,18 +30,18 @@ describe("Meter", () => {
     let now = Date.UTC(2026, 1, 28, 11, 59);
     const store = recordingStore();
     const meter = new Meter(store, { now: () => now });
-    await meter.charge(grant, 1); // the period that began on 31 January
+    await meter.charge(payer, 1); // the period that began on 31 January
     now = Date.UTC(2026, 1, 28, 12); // the anchor's day clamped to 28 February: a new period
-    await meter.charge(grant, 1);
+    await meter.charge(payer, 1);
     now = Date.UTC(2026, 1, 10); // a clock set back: the earlier period again
-    await meter.charge(grant, 1);
+    await meter.charge(payer, 1);
     expect(store.charges.map((c) => c.period_start)).toEqual([ANCHOR, Date.UTC(2026, 1, 28, 12), ANCHOR]);
   });
 
   it("refuses past the quota with what is left and when the period ends", async () => {
     const now = Date.UTC(2026, 2, 5);
     const meter = new Meter(recordingStore(false), { now: () => now });
-    const refusal = await meter.charge(grant, 20).catch((e: unknown) => e);
+    const refusal = await meter.charge(payer, 20).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(QuotaExceeded);
     expect(refusal).toMatchObject({ remaining: 10, limit: 100, resetsAt: Date.UTC(2026, 2, 31, 12) });
   });

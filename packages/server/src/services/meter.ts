@@ -26,14 +26,14 @@ export class Meter {
    * transaction; a replay is charged nothing and counted nowhere, and neither is a request that charges no
    * lookup proven (asked again, it runs again).
    */
-  async charge(grant: Payer, lookups: number, claimed?: ClaimedRequest): Promise<void> {
+  async charge(payer: Payer, lookups: number, claimed?: ClaimedRequest): Promise<void> {
     if (claimed?.replayed) return;
     const now = this.clock.now();
-    const period = this.#period(grant.subscription.period_anchor, now);
-    const limit = grant.plan.monthly_lookups;
+    const period = this.#period(payer.subscription.period_anchor, now);
+    const limit = payer.plan.monthly_lookups;
     const outcome = await this.store.charge({
-      account_id: grant.account.id,
-      key_id: grant.key.id,
+      account_id: payer.account.id,
+      key_id: payer.key.id,
       period_start: period.start,
       bucket_start: floorHour(now),
       lookups,

@@ -24,10 +24,10 @@ export interface UsageParams {
 }
 
 /**
- * Whose usage a report is about. A Bearer grant is one; the account page builds one from its session
+ * Whose usage a report is about. A Bearer key's payer is one; the account page builds one from its session
  * (the report never looks at which key asked).
  */
-export type UsageSubject = Pick<KeyGrant, "account" | "subscription" | "plan">;
+export type PayingAccount = Pick<KeyGrant, "account" | "subscription" | "plan">;
 
 /** A bare date means midnight UTC of that day. */
 function instant(value: string): number {
@@ -41,9 +41,9 @@ export class UsageReport {
     private readonly clock: Clock,
   ) {}
 
-  async build(grant: UsageSubject, params: UsageParams, rateLimit: RateLimitState): Promise<Usage> {
+  async build(payer: PayingAccount, params: UsageParams, rateLimit: RateLimitState): Promise<Usage> {
     const now = this.clock.now();
-    const current = billingPeriod(grant.subscription.period_anchor, now);
+    const current = billingPeriod(payer.subscription.period_anchor, now);
     const from = params.from === undefined ? current.start : instant(params.from);
     const to = params.to === undefined ? current.end : instant(params.to);
     for (const [field, value] of [["from", from], ["to", to]] as const) {
@@ -79,9 +79,9 @@ export class UsageReport {
     }
 
     const [rows, used, keys] = await Promise.all([
-      this.store.usageRows(grant.account.id, floorHour(from), to),
-      this.store.quotaUsed(grant.account.id, current.start),
-      params.group_by === "api_key" ? this.store.listKeys(grant.account.id) : Promise.resolve([]),
+      this.store.usageRows(payer.account.id, floorHour(from), to),
+      this.store.quotaUsed(payer.account.id, current.start),
+      params.group_by === "api_key" ? this.store.listKeys(payer.account.id) : Promise.resolve([]),
     ]);
     const keyNames = new Map(keys.map((k) => [k.id, k.name]));
     const totals = { requests: 0, lookups: 0 };
@@ -106,12 +106,12 @@ export class UsageReport {
       }
     }
 
-    const limit = grant.plan.monthly_lookups;
+    const limit = payer.plan.monthly_lookups;
     return {
       period: { from: rfc3339(from), to: rfc3339(to) },
       subscription: {
-        status: grant.subscription.status,
-        plan: grant.plan.name,
+        status: payer.subscription.status,
+        plan: payer.plan.name,
         current_period_start: rfc3339(current.start),
         current_period_end: rfc3339(current.end),
       },

@@ -1,5 +1,5 @@
 import type { Account, AccountStore, Payer } from "../store/store.js";
-import type { UsageSubject } from "./usage-report.js";
+import type { PayingAccount } from "./usage-report.js";
 
 /**
  * The id the account page's lookups are counted under in usage, in place of a key's: no key has it (key
@@ -10,7 +10,7 @@ export const WEB_PAGE_KEY_ID = "web_page";
 export const WEB_PAGE_USAGE_NAME = "Web page";
 
 /** The account with its subscription and plan, for what a web session does on its behalf. */
-export async function accountSubject(store: Pick<AccountStore, "getSubscription" | "getPlan">, account: Account): Promise<UsageSubject> {
+export async function payingAccount(store: Pick<AccountStore, "getSubscription" | "getPlan">, account: Account): Promise<PayingAccount> {
   const subscription = await store.getSubscription(account.id);
   const plan = subscription && (await store.getPlan(subscription.plan));
   // Every account is created with a subscription on an existing plan; a gap is a broken store (500).
@@ -20,5 +20,5 @@ export async function accountSubject(store: Pick<AccountStore, "getSubscription"
 
 /** Who the account page's lookups are charged to: the signed-in account, counted under WEB_PAGE_KEY_ID. */
 export async function webPagePayer(store: Pick<AccountStore, "getSubscription" | "getPlan">, account: Account): Promise<Payer> {
-  return { ...(await accountSubject(store, account)), key: { id: WEB_PAGE_KEY_ID } };
+  return { ...(await payingAccount(store, account)), key: { id: WEB_PAGE_KEY_ID } };
 }
