@@ -36,8 +36,7 @@ function plain(value: string): NormalizedIccid {
  * filler, swap a raw EF_ICCID dump back, strip trailing F padding. Idempotent: the value normalises to itself.
  */
 export function normalizeIccid(input: string): NormalizedIccid {
-  // Most ICCIDs arrive as plain digits, which normalise to themselves: one test instead of the passes
-  // below. (Kept this small, the function is inlined where it is called, and its answer never allocated.)
+  // Plain digits after 89 normalise to themselves: they skip the passes below.
   return ALREADY_NORMAL.test(input) ? plain(input) : normalizeWritten(input);
 }
 

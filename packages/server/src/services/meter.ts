@@ -11,7 +11,7 @@ const PROVEN_STATUS = 200;
  * at the moment the answer is decided: a refused request is never charged and no 200 goes uncounted.
  */
 export class Meter {
-  /** Each anchor's current period, kept until it ends: working it out was a tenth of a charge's own work. */
+  /** Each anchor's current period, kept until it ends. */
   readonly #periods = new Map<number, { start: number; end: number }>();
 
   constructor(
