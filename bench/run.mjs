@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { baseBuild, headBuild } from "./lib/builds.mjs";
 import { placementNote, PLACEMENT } from "./lib/cores.mjs";
+import { interruption } from "./lib/interrupt.mjs";
 import { judge, printTable } from "./lib/table.mjs";
 import { batchRows } from "./suites/batch.mjs";
 import { cliRows } from "./suites/cli.mjs";
@@ -39,22 +40,31 @@ const unknown = only.filter((name) => !SUITES[name]);
 if (unknown.length) throw new Error(`--only: no suite ${unknown.join(", ")} (suites: ${Object.keys(SUITES).join(", ")})`);
 const settings = { quick: values.quick, ...WORK[values.quick ? "quick" : "full"] };
 
-const started = performance.now();
-const head = headBuild();
-const base = values.base === undefined ? undefined : await baseBuild(values.base);
-const builds = base ? [head, base] : [head];
-const rows = [];
-try {
+/** Every suite asked for, for every build; the base's worktree goes whatever happens. */
+async function measure(builds) {
+  const rows = [];
   for (const name of only) {
     const suiteStarted = performance.now();
     process.stderr.write(`bench: ${name}…`);
     rows.push(...(await SUITES[name]({ settings, builds })));
     process.stderr.write(` ${Math.round((performance.now() - suiteStarted) / 1000)} s\n`);
   }
+  return judge(rows, NOISE);
+}
+
+const started = performance.now();
+const head = headBuild();
+let base;
+let rows;
+try {
+  base = values.base === undefined ? undefined : await baseBuild(values.base);
+  rows = await measure(base ? [head, base] : [head]);
+} catch (error) {
+  await interruption();
+  throw error;
 } finally {
   await base?.remove();
 }
-judge(rows, NOISE);
 
 const machine = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? "unknown";
 const minutes = (performance.now() - started) / 60_000;
