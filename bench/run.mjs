@@ -19,7 +19,7 @@ import { usageRows } from "./suites/usage.mjs";
  * How far below 1 a user path's ratio may fall before a full run fails: what an A/A run (`--base HEAD`)
  * shows between two builds of the same commit (bench/README.md gives the figure measured).
  */
-const NOISE = 0.05;
+const NOISE = 0.1;
 
 // Round counts are odd, so that a median is one round's figure.
 const WORK = {
