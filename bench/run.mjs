@@ -24,8 +24,8 @@ const NOISE = 0.1;
 // Round counts are odd, so that a median is one round's figure.
 const WORK = {
   full: {
-    rounds: 21, warmUpRounds: 2, warmUpCalls: 10_000, lookups: 2_000, batchIccids: 10_000, pageChunks: 10, cliRows: 1_000_000, cliRounds: 3,
-    scaleOutRounds: 11, scaleOutLookups: 2_000, scaleOutWarmUp: 4_000, usageRounds: 15, usageLookups: 2_000,
+    rounds: 15, warmUpRounds: 2, warmUpCalls: 10_000, lookups: 1_500, batchIccids: 10_000, pageChunks: 10, cliRows: 1_000_000, cliRounds: 3,
+    scaleOutRounds: 7, scaleOutLookups: 1_000, scaleOutWarmUp: 3_000, usageRounds: 11, usageLookups: 2_000,
   },
   quick: {
     rounds: 3, warmUpRounds: 1, warmUpCalls: 1_000, lookups: 500, batchIccids: 5_000, pageChunks: 5, cliRows: 200_000, cliRounds: 1,
