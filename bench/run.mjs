@@ -71,7 +71,7 @@ const minutes = (performance.now() - started) / 60_000;
 console.log(`head ${head.sha}${base ? `, base ${values.base} (${base.sha})` : ""}; ${new Date().toISOString()}; ${machine}; ${minutes.toFixed(1)} min${settings.quick ? "; quick" : ""}\n`);
 printTable(rows);
 console.log(`\n${placementNote()}`);
-if (base) console.log(`a judged row passes at base÷head ≥ ${1 - NOISE} (the noise of an A/A run: bench/README.md)${settings.quick ? "; a quick run is not judged" : ""}`);
+if (base) console.log(`a judged row passes at base÷head ≥ ${1 - NOISE} (NOISE in run.mjs, bench/README.md)${settings.quick ? "; a quick run is not judged" : ""}`);
 const results = { date: new Date().toISOString(), machine, node: process.version, quick: settings.quick, head: head.sha, base: base && { ref: values.base, sha: base.sha }, noise: NOISE, placement: PLACEMENT, minutes, rows };
 writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 process.exit(base && !settings.quick && rows.some((r) => r.pass === false) ? 1 : 0);
