@@ -8,12 +8,19 @@ const HEAD_END = "\r\n\r\n";
 const LAST_CHUNK = Buffer.from("0\r\n\r\n");
 
 /**
+ * Servers close a connection left idle past their keep-alive timeout (5 s for Node's and the builds'), and
+ * a request written as the close arrives is lost: a connection idle for longer than this is not used again.
+ */
+const IDLE_MS = 2_000;
+
+/**
  * One keep-alive connection: `send(request)` writes it and resolves with the answer's status once the whole
- * answer has arrived (by its Content-Length, or its last chunk). `open` turns false when the connection
- * closes (a server closes one left idle past its keep-alive timeout).
+ * answer has arrived (by its Content-Length, or its last chunk). `usable` says whether it is open and has
+ * not been idle for long.
  */
 class Connection {
-  open = true;
+  #open = true;
+  #idleSince = performance.now();
   #socket;
   #pending = null;
   #buffered = Buffer.alloc(0);
@@ -26,9 +33,13 @@ class Connection {
     this.#socket.on("data", (chunk) => this.#read(chunk));
     this.#socket.on("error", (error) => this.#fail(error));
     this.#socket.on("close", () => {
-      this.open = false;
+      this.#open = false;
       this.#fail(new Error("the server closed the connection"));
     });
+  }
+
+  get usable() {
+    return this.#open && performance.now() - this.#idleSince < IDLE_MS;
   }
 
   send(request) {
@@ -73,6 +84,7 @@ class Connection {
   }
 
   #done() {
+    this.#idleSince = performance.now();
     const pending = this.#pending;
     this.#pending = null;
     pending?.resolve(this.#status);
@@ -89,14 +101,18 @@ class Connection {
  * A load generator for the server at `url`. `request(path, body, headers)` prepares a JSON POST;
  * `send(requests, connections)` sends each prepared request of the list once, `connections` in flight, and
  * resolves with the requests per second; `repeat(request, amount, connections)` sends one `amount` times.
- * Any answer but 200 rejects. Connections are opened as needed, again when the server closed them, and
- * kept until `close()`.
+ * Any answer but 200 rejects. Connections are opened as needed, again when the server closed them or they
+ * were idle for long, and kept until `close()`.
  */
 export function httpLoad(url) {
   const { hostname, port } = new URL(url);
   const connections = [];
   const run = async (amount, inFlight, requestAt) => {
-    for (let i = 0; i < inFlight; i++) if (!connections[i]?.open) connections[i] = new Connection(hostname, Number(port));
+    for (let i = 0; i < inFlight; i++) {
+      if (connections[i]?.usable) continue;
+      connections[i]?.close();
+      connections[i] = new Connection(hostname, Number(port));
+    }
     let sent = 0;
     const started = performance.now();
     const worker = async (connection) => {

@@ -55,15 +55,24 @@ export async function startChild(argv, env = {}) {
   };
 }
 
-/** Runs a command (with `input` on its stdin); resolves with {code, ms, stdout, stderr}. */
+/**
+ * Runs a command (with `input` on its stdin) in a process group of its own, which an interruption of the
+ * bench ends whole (an install or a build runs processes of its own); resolves with {code, ms, stdout, stderr}.
+ */
 export async function runCommand(cmd, args, { input, ...options } = {}) {
   const started = performance.now();
-  const child = spawn(cmd, args, { stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], ...options });
+  const child = spawn(cmd, args, { stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], detached: true, ...options });
+  const closed = once(child, "close");
+  const forget = undoOnInterrupt(async () => {
+    process.kill(-child.pid, "SIGTERM");
+    await closed;
+  });
   if (input !== undefined) child.stdin.end(input);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
   child.stderr.on("data", (d) => (stderr += d));
-  const [code] = await once(child, "close");
+  const [code] = await closed;
+  forget();
   return { code, ms: performance.now() - started, stdout, stderr };
 }

@@ -40,7 +40,7 @@ export function printTable(rows) {
     r.pass === null ? (r.judged ? "user path" : "reported") : r.pass ? "pass" : "FAIL",
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c) => c.map((v, i) => (i < 2 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ");
+  const line = (c) => c.map((v, i) => (i < 2 || i === 5 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ").trimEnd();
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const c of cells) console.log(line(c));

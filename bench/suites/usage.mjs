@@ -63,7 +63,7 @@ export async function usageRows({ settings, builds }) {
         lastRead = performance.now();
         const res = await fetch(`${server.url}${query}`, { headers: { authorization: `Bearer ${reader.key}` } });
         const usage = await res.json();
-        if (res.status !== 200 || usage.by_key?.length !== KEYS) throw new Error(`${build.name}: the usage read answered ${res.status} with ${usage.by_key?.length} keys`);
+        if (res.status !== 200 || !(usage.by_key?.length >= KEYS)) throw new Error(`${build.name}: the usage read answered ${res.status} with ${usage.by_key?.length} keys`);
         return performance.now() - lastRead;
       };
       contenders[build.name] = async () => {
