@@ -55,7 +55,7 @@ export interface RequestOptions {
   /**
    * Ends the call's waits between attempts, but not an attempt already sent: when it fires while the call
    * waits to try again (a 429, a 5xx, a lost connection), the call throws APIUserAbortError at once; an
-   * answer on its way is still taken. For a caller that stops without losing what the server charged.
+   * response on its way is still taken. For a caller that stops without losing what the server charged.
    */
   retrySignal?: AbortSignal | undefined;
   /**
@@ -91,7 +91,7 @@ export interface CallSpec<T> extends RequestSpec {
   schema: ResponseSchema<T>;
 }
 
-/** @internal A request whose answer has no body (204). */
+/** @internal A request whose response has no body (204). */
 export interface NoContentSpec extends RequestSpec {
   schema: null;
 }
@@ -189,7 +189,7 @@ export class IccidClient {
   }
 
   /**
-   * @internal Sends one API call with retries, like call(), and answers with the body's bytes, undecoded:
+   * @internal Sends one API call with retries, like call(), and returns the body's bytes, undecoded:
    * the caller parses and checks them (checkedBody) when it needs the value. batchAll holds several
    * responses before their turn, and a Buffer waits outside the JS heap, where a thousand parsed items would
    * outlive young-generation GCs and fill the old generation. Error statuses throw as in call().

@@ -9,7 +9,7 @@ export class IccidResource {
   constructor(private readonly client: IccidClient) {}
 
   /**
-   * Decodes one ICCID, given as written or as `{ iccid, imsi }` with the SIM's IMSI (the answer then has
+   * Decodes one ICCID, given as written or as `{ iccid, imsi }` with the SIM's IMSI (the result then has
    * `imsi`). Sent with an Idempotency-Key (`options.idempotencyKey`, or one of the call's own) so that a
    * retry is never charged twice. A well-formed number with a wrong check digit is a result with
    * `valid: false`; bad grammar, of the ICCID or the IMSI, is a 422 naming the field.
@@ -41,7 +41,7 @@ export class IccidResource {
   }
 
   /**
-   * batchAllChunks with the server's CSV answer: yields each answered chunk as its lookup rows (the columns
+   * batchAllChunks with the server's CSV response: yields each answered chunk as its lookup rows (the columns
    * of LOOKUP_ROW_COLUMNS), as bytes ready to copy into a CSV file, each with its outcome. See CsvRows and
    * BatchAllChunksOptions.
    */
