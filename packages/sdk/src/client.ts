@@ -11,7 +11,7 @@ import { UsageResource } from "./resources/usage.js";
 import { checkedBody, type ResponseSchema } from "./response-body.js";
 import { callWithRetries, DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
 import { SessionCookie } from "./session-cookie.js";
-import { exchange, readText, type HttpRequest, type HttpResponse } from "./transport.js";
+import { exchange, readBytes, readText, type HttpRequest, type HttpResponse } from "./transport.js";
 import { SDK_VERSION } from "./version.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -183,7 +183,7 @@ export class IccidClient {
   call<T>(spec: CallSpec<T>, options?: RequestOptions): Promise<T>;
   call(spec: NoContentSpec, options?: RequestOptions): Promise<void>;
   async call<T>(spec: CallSpec<T> | NoContentSpec, options: RequestOptions = {}): Promise<T | void> {
-    const { status, headers, body } = await this.callBytes(spec, options);
+    const { status, headers, body } = await this.send(spec, options);
     if (spec.schema === null) return;
     return checkedBody(spec, spec.schema, { status, headers, body: readText(body) });
   }
@@ -195,6 +195,11 @@ export class IccidClient {
    * outlive young-generation GCs and fill the old generation. Error statuses throw as in call().
    */
   async callBytes(spec: RequestSpec, options: RequestOptions = {}): Promise<HttpResponse<Buffer>> {
+    const response = await this.send(spec, options);
+    return { ...response, body: readBytes(response.body) };
+  }
+
+  private async send(spec: RequestSpec, options: RequestOptions): Promise<HttpResponse<Buffer>> {
     const headers: Record<string, string> = { accept: spec.accept ?? "application/json", "user-agent": this.userAgent };
     if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
     const cookie = spec.auth === "session" ? this.cookie.header() : undefined;
