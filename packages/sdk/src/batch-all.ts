@@ -1,13 +1,10 @@
-import { BatchResult as BatchResultSchema } from "@iccid/core";
 import { BATCH_MAX_ITEMS, ICCID_MAX_LENGTH, ICCID_MIN_LENGTH, parseIccid, wireInput } from "@iccid/core/grammar";
-import type { BatchItem, BatchResult } from "@iccid/core/types";
-import { checkedBody, invalidResponse } from "./response-body.js";
-import { arrayReader, itemReader, iteratorOf, type BatchAllChunkSource, type Reader } from "./batch-source.js";
-import { CsvRows, csvRowsOf } from "./csv-rows.js";
-import type { IccidClient, RequestOptions, RequestSpec } from "./client.js";
+import { BATCH_CALL, CSV_ROWS, ITEMS, type BatchAllItem, type Chunk, type ChunkForm } from "./batch-chunk.js";
+import { arrayReader, itemReader, iteratorOf, wholeArrayReader, type BatchAllChunkSource, type Reader } from "./batch-source.js";
+import type { CsvRows } from "./csv-rows.js";
+import type { IccidClient, RequestOptions } from "./client.js";
 import { APIUserAbortError, isAPIUserAbortError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
-import type { HttpResponse } from "./transport.js";
 
 // Streams any number of ICCIDs through the batch endpoint. An ordered window of at most `concurrency`
 // chunks: each chunk's request starts as soon as the chunk is read, the head chunk is awaited and handed
@@ -18,8 +15,7 @@ import type { HttpResponse } from "./transport.js";
 // per 1000 items, and its source may come in arrays too, such as the rows of a file read in blocks), and
 // `batchAll` is a thin per-item layer on top of it.
 
-/** A batch item whose `index` is its position in the whole source (not in its chunk). */
-export type BatchAllItem = BatchItem;
+export type { BatchAllItem } from "./batch-chunk.js";
 
 export interface BatchAllProgress {
   /** Items taken from the source so far. */
@@ -53,22 +49,30 @@ export interface BatchAllOptions extends Omit<RequestOptions, "idempotencyKey"> 
   onProgress?: (progress: BatchAllProgress) => void;
 }
 
-export type { BatchAllChunkSource } from "./batch-source.js";
-
-interface Chunk {
+/** A chunk the server answered that the stream could not hand out in order (see BatchAllChunksOptions.keep). */
+export interface BatchAllKept<T> {
   /** Source position of the chunk's first item. */
   start: number;
-  /** The chunk's items in order; the slots of items sent to the server are filled in from its answer. */
-  items: (BatchAllItem | undefined)[];
-  /** What is sent, and the chunk offset each sent item belongs at. */
-  send: string[];
-  offsets: number[];
-  /** The answer's body as bytes; decoded when the chunk's turn comes, so that answers wait undecoded. */
-  response?: HttpResponse<Buffer> | undefined;
+  value: T;
 }
 
-/** The batch endpoint: every chunk's request is this, with the chunk's ICCIDs as its body. */
-const BATCH_CALL = { method: "POST", path: "/iccid/batch", auth: "api_key", idempotent: true } as const satisfies RequestSpec;
+/** The options of batchAllChunks and batchAllCsv, which hand out whole chunks of type T. */
+export interface BatchAllChunksOptions<T> extends BatchAllOptions {
+  /**
+   * Each array of the source is one request (up to `chunkSize` ICCIDs), so that the caller decides where
+   * chunks are cut; an empty array is passed over. Default false: the arrays are read across their bounds.
+   */
+  arraysAreChunks?: boolean;
+  /**
+   * When given, nothing the server answered is dropped when the stream ends early: a chunk that fails for
+   * good no longer cancels the requests in flight; they are awaited, the chunks before the first one
+   * without a response are handed out as usual, and each answered chunk after it is handed to `keep`, in
+   * order. Then the stream throws the first failure.
+   */
+  keep?: (kept: BatchAllKept<T>) => void;
+}
+
+export type { BatchAllChunkSource } from "./batch-source.js";
 
 function clampInt(value: number, min: number, max: number, name: string): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -92,75 +96,18 @@ function isPlainIccid(value: string): boolean {
   return true;
 }
 
-/**
- * Decodes and checks a chunk's answer and puts its items in place. Done when the chunk is handed out,
- * not when its answer arrives: an answer waiting for its turn is a Buffer outside the JS heap, while a
- * thousand parsed items would outlive young-generation collections and fill the old generation.
- */
-function fillItems(chunk: Chunk): void {
-  const response = chunk.response;
-  if (!response) return;
-  const answer: BatchResult = checkedBody(BATCH_CALL, BatchResultSchema, response);
-  chunk.response = undefined;
-  const { items, offsets, start } = chunk;
-  const results = answer.results;
-  if (results.length !== offsets.length) {
-    const issue = { path: "results", message: `expected ${offsets.length} items, got ${results.length}` };
-    throw invalidResponse(BATCH_CALL, response, [issue], answer);
-  }
-  // The parsed answer is this call's own: its items are re-indexed in place rather than copied.
-  for (let i = 0; i < results.length; i++) {
-    const item = results[i]!;
-    const offset = offsets[i]!;
-    item.index = start + offset;
-    items[offset] = item;
-  }
-  chunk.offsets = [];
-}
-
-/** How an answered chunk becomes what the caller gets: the Accept it asks with, and the decoding. */
-interface ChunkForm<T> {
-  accept: string;
-  /** The chunk's value, and how many of its items have a result. */
-  decode(chunk: Chunk): { value: T; ok: number };
-}
-
-/** The JSON answer's items, checked against the contract: what batchAll and batchAllChunks hand out. */
-const ITEMS: ChunkForm<BatchAllItem[]> = {
-  accept: "application/json",
-  decode(chunk) {
-    fillItems(chunk);
-    const items = chunk.items as BatchAllItem[];
-    let ok = 0;
-    for (const item of items) if (item.ok) ok++;
-    return { value: items, ok };
-  },
-};
-
-/** The CSV answer's rows, located in its bytes: what batchAllCsv hands out. */
-const CSV_ROWS: ChunkForm<CsvRows> = {
-  accept: "text/csv",
-  decode(chunk) {
-    // A server older than the CSV form ignores Accept and answers JSON: its items make the same rows.
-    const json = /^application\/json\b/i.test(chunk.response?.headers["content-type"] ?? "");
-    if (json) fillItems(chunk);
-    const rows = json ? CsvRows.fromItems(chunk.start, chunk.items as BatchAllItem[]) : csvRowsOf(BATCH_CALL, chunk.start, chunk.items, chunk.offsets, chunk.response);
-    chunk.response = undefined;
-    return { value: rows, ok: rows.ok };
-  },
-};
-
 /** The engine: chunks in source order, decoded into the form the caller asked for. */
 async function* runChunks<T>(
   client: IccidClient,
   iterator: Iterator<unknown> | AsyncIterator<unknown>,
   read: Reader,
-  options: BatchAllOptions,
+  options: Omit<BatchAllChunksOptions<T>, "arraysAreChunks">,
   form: ChunkForm<T>,
 ): AsyncGenerator<T, void, undefined> {
-  const { concurrency: rawConcurrency, chunkSize: rawChunkSize, onProgress, signal, idempotencyKeyOf, ...requestOptions } = options;
+  const { concurrency: rawConcurrency, chunkSize: rawChunkSize, onProgress, signal, idempotencyKeyOf, keep, ...requestOptions } = options;
   const concurrency = clampInt(rawConcurrency ?? 4, 1, 64, "concurrency");
   const chunkSize = clampInt(rawChunkSize ?? BATCH_MAX_ITEMS, 1, BATCH_MAX_ITEMS, "chunkSize");
+  const { retrySignal } = requestOptions;
   // Ends requests in flight when the consumer stops early, the caller aborts, or one chunk fails for good.
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal!.reason);
@@ -169,7 +116,7 @@ async function* runChunks<T>(
   const progress: BatchAllProgress = { read: 0, done: 0, ok: 0, failed: 0, requests: 0 };
   const window: Promise<Chunk>[] = [];
   let exhausted = false;
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
   let sourceError: { error: unknown } | undefined;
 
   async function readChunk(): Promise<Chunk | undefined> {
@@ -193,8 +140,7 @@ async function* runChunks<T>(
       }
     };
     try {
-      const n = await read(chunkSize, into);
-      if (n < chunkSize) exhausted = true;
+      if (!(await read(chunkSize, into))) exhausted = true;
     } catch (error) {
       // Thrown after the items before it are handed out, so the caller knows exactly where reading stopped.
       sourceError = { error };
@@ -215,17 +161,33 @@ async function* runChunks<T>(
   }
 
   async function topUp(): Promise<void> {
-    while (!exhausted && window.length < concurrency && failure === undefined) {
+    // Once retrySignal fires no new chunk starts: those on the wire are still handed out (or kept).
+    while (!exhausted && window.length < concurrency && failure === undefined && !retrySignal?.aborted) {
       const chunk = await readChunk();
       if (!chunk) break;
       const pending = send(chunk);
       // Marks the rejection handled now (it is awaited later, in order) and stops the other requests at once,
-      // unless the chunk gave up waiting to retry (retrySignal): then the answers on the wire are still taken.
+      // unless the chunk gave up waiting to retry (retrySignal) or the caller keeps what was answered: then
+      // the responses on the wire are still taken.
       pending.catch((error: unknown) => {
-        failure ??= error;
-        if (!isAPIUserAbortError(error)) stop.abort();
+        failure ??= { error };
+        if (!keep && !isAPIUserAbortError(error)) stop.abort();
       });
       window.push(pending);
+    }
+  }
+
+  /** After a failure, with `keep`: every chunk still on the wire is awaited, and those answered are kept. */
+  async function keepTheRest(): Promise<void> {
+    while (window.length > 0 && !signal?.aborted) {
+      const chunk = await window.shift()!.catch(() => undefined);
+      let value: T | undefined;
+      try {
+        if (chunk) value = form.decode(chunk).value;
+      } catch {
+        // Off the contract: nothing that could be written, as for a chunk without a response.
+      }
+      if (chunk && value !== undefined) keep!({ start: chunk.start, value });
     }
   }
 
@@ -234,12 +196,23 @@ async function* runChunks<T>(
     while (window.length > 0) {
       if (signal?.aborted) throw new APIUserAbortError(signal.reason);
       let chunk: Chunk;
+      let decoded: { value: T; ok: number };
       try {
         chunk = await window.shift()!;
       } catch (error) {
-        throw failure ?? error; // the first failure, not the aborts it caused in its neighbours
+        failure ??= { error };
+        if (keep) await keepTheRest();
+        throw failure.error; // the first failure, not the aborts it caused in its neighbours
       }
-      const { value, ok } = form.decode(chunk);
+      try {
+        decoded = form.decode(chunk);
+      } catch (error) {
+        if (!keep) throw error;
+        failure ??= { error };
+        await keepTheRest();
+        throw failure.error;
+      }
+      const { value, ok } = decoded;
       await topUp();
       progress.ok += ok;
       progress.failed += chunk.items.length - ok;
@@ -248,11 +221,19 @@ async function* runChunks<T>(
       yield value;
     }
     if (sourceError) throw sourceError.error;
+    if (!exhausted && retrySignal?.aborted) throw new APIUserAbortError(retrySignal.reason);
   } finally {
     signal?.removeEventListener("abort", onAbort);
     stop.abort();
     await iterator.return?.();
   }
+}
+
+/** The reader of a source of arrays, and the options the engine takes. */
+function readArrays<T>(source: BatchAllChunkSource, options: BatchAllChunksOptions<T>) {
+  const { arraysAreChunks, ...rest } = options;
+  const iterator = iteratorOf(source);
+  return { iterator, read: arraysAreChunks ? wholeArrayReader(iterator) : arrayReader(iterator), rest };
 }
 
 /**
@@ -263,23 +244,23 @@ async function* runChunks<T>(
 export async function* batchAllChunks(
   client: IccidClient,
   source: BatchAllChunkSource,
-  options: BatchAllOptions = {},
+  options: BatchAllChunksOptions<BatchAllItem[]> = {},
 ): AsyncGenerator<BatchAllItem[], void, undefined> {
-  const iterator = iteratorOf(source);
-  yield* runChunks(client, iterator, arrayReader(iterator), options, ITEMS);
+  const { iterator, read, rest } = readArrays(source, options);
+  yield* runChunks(client, iterator, read, rest, ITEMS);
 }
 
 /**
- * Like `batchAllChunks`, with the answers as CSV: yields each answered chunk as its lookup rows, the
+ * Like `batchAllChunks`, with the responses as CSV: yields each answered chunk as its lookup rows, the
  * server's bytes located but not parsed (see CsvRows). For writing the rows into a file as they are.
  */
 export async function* batchAllCsv(
   client: IccidClient,
   source: BatchAllChunkSource,
-  options: BatchAllOptions = {},
+  options: BatchAllChunksOptions<CsvRows> = {},
 ): AsyncGenerator<CsvRows, void, undefined> {
-  const iterator = iteratorOf(source);
-  yield* runChunks(client, iterator, arrayReader(iterator), options, CSV_ROWS);
+  const { iterator, read, rest } = readArrays(source, options);
+  yield* runChunks(client, iterator, read, rest, CSV_ROWS);
 }
 
 export async function* batchAll(

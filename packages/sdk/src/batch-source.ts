@@ -4,8 +4,8 @@
 /** What `batchAllChunks` reads: ICCIDs in arrays of any length (the arrays need not match the request chunks). */
 export type BatchAllChunkSource = Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
 
-/** Takes up to `max` ICCIDs from the source; fewer only at its end. */
-export type Reader = (max: number, into: (value: string) => void) => Promise<number> | number;
+/** Takes up to `max` ICCIDs from the source; false once the source has ended. */
+export type Reader = (max: number, into: (value: string) => void) => Promise<boolean> | boolean;
 
 /** Reads a source of single ICCIDs; `isAsync` says which kind of iterator it is. */
 export function itemReader(iterator: Iterator<string> | AsyncIterator<string>, isAsync: boolean): Reader {
@@ -18,7 +18,7 @@ export function itemReader(iterator: Iterator<string> | AsyncIterator<string>, i
         if (next.done) break;
         into(next.value);
       }
-      return n;
+      return n === max;
     };
   }
   return async (max, into) => {
@@ -28,7 +28,7 @@ export function itemReader(iterator: Iterator<string> | AsyncIterator<string>, i
       if (next.done) break;
       into(next.value);
     }
-    return n;
+    return n === max;
   };
 }
 
@@ -49,7 +49,21 @@ export function arrayReader(iterator: Iterator<readonly string[]> | AsyncIterato
       const end = Math.min(block.length, at + (max - n));
       for (; at < end; at++, n++) into(block[at]!);
     }
-    return n;
+    return n === max;
+  };
+}
+
+/** Reads a source of arrays one array at a time, each array one chunk (empty ones passed over). */
+export function wholeArrayReader(iterator: Iterator<readonly string[]> | AsyncIterator<readonly string[]>): Reader {
+  return async (max, into) => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return false;
+      const block = next.value;
+      if (block.length > max) throw new RangeError(`a chunk holds at most ${max} ICCIDs, got ${block.length}`);
+      for (const value of block) into(value);
+      if (block.length > 0) return true;
+    }
   };
 }
 

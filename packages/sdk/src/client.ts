@@ -11,7 +11,7 @@ import { UsageResource } from "./resources/usage.js";
 import { checkedBody, type ResponseSchema } from "./response-body.js";
 import { callWithRetries, DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent, type SharedBackoff } from "./retry.js";
 import { SessionCookie } from "./session-cookie.js";
-import { exchange, readText, type HttpRequest, type HttpResponse } from "./transport.js";
+import { exchange, readBytes, readText, type HttpRequest, type HttpResponse } from "./transport.js";
 import { SDK_VERSION } from "./version.js";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -55,7 +55,7 @@ export interface RequestOptions {
   /**
    * Ends the call's waits between attempts, but not an attempt already sent: when it fires while the call
    * waits to try again (a 429, a 5xx, a lost connection), the call throws APIUserAbortError at once; an
-   * answer on its way is still taken. For a caller that stops without losing what the server charged.
+   * response on its way is still taken. For a caller that stops without losing what the server charged.
    */
   retrySignal?: AbortSignal | undefined;
   /**
@@ -91,7 +91,7 @@ export interface CallSpec<T> extends RequestSpec {
   schema: ResponseSchema<T>;
 }
 
-/** @internal A request whose answer has no body (204). */
+/** @internal A request whose response has no body (204). */
 export interface NoContentSpec extends RequestSpec {
   schema: null;
 }
@@ -183,18 +183,23 @@ export class IccidClient {
   call<T>(spec: CallSpec<T>, options?: RequestOptions): Promise<T>;
   call(spec: NoContentSpec, options?: RequestOptions): Promise<void>;
   async call<T>(spec: CallSpec<T> | NoContentSpec, options: RequestOptions = {}): Promise<T | void> {
-    const { status, headers, body } = await this.callBytes(spec, options);
+    const { status, headers, body } = await this.send(spec, options);
     if (spec.schema === null) return;
     return checkedBody(spec, spec.schema, { status, headers, body: readText(body) });
   }
 
   /**
-   * @internal Sends one API call with retries, like call(), and answers with the body's bytes, undecoded:
+   * @internal Sends one API call with retries, like call(), and returns the body's bytes, undecoded:
    * the caller parses and checks them (checkedBody) when it needs the value. batchAll holds several
    * responses before their turn, and a Buffer waits outside the JS heap, where a thousand parsed items would
    * outlive young-generation GCs and fill the old generation. Error statuses throw as in call().
    */
   async callBytes(spec: RequestSpec, options: RequestOptions = {}): Promise<HttpResponse<Buffer>> {
+    const response = await this.send(spec, options);
+    return { ...response, body: readBytes(response.body) };
+  }
+
+  private async send(spec: RequestSpec, options: RequestOptions): Promise<HttpResponse<Buffer>> {
     const headers: Record<string, string> = { accept: spec.accept ?? "application/json", "user-agent": this.userAgent };
     if (spec.auth === "api_key") headers.authorization = `Bearer ${this.checkedApiKey()}`;
     const cookie = spec.auth === "session" ? this.cookie.header() : undefined;

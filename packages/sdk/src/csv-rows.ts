@@ -3,10 +3,10 @@ import type { BatchItem } from "@iccid/core/types";
 import { invalidResponse, type Call } from "./response-body.js";
 import type { HttpResponse } from "./transport.js";
 
-// The batch answer as CSV (docs/api.md, "The batch as CSV"): a header line, then one lookup row per ICCID
-// sent, in order. Rows are handed out as the answer's own bytes, located but not parsed: a file converter
+// The batch response as CSV (docs/api.md, "The batch as CSV"): a header line, then one lookup row per ICCID
+// sent, in order. Rows are handed out as the response's own bytes, located but not parsed: a file converter
 // copies them into its output without a string or an object per row, which is most of what reading the
-// JSON answer costs.
+// JSON response costs.
 
 // Outcomes are kept a byte per row, as their index here.
 const OUTCOMES: readonly RowOutcome[] = ["valid", "invalid", "failed"];
@@ -95,7 +95,7 @@ function outcomeOf(firstByte: number | undefined): number {
 }
 
 /**
- * Reads rows off a CSV answer: each row's end and its outcome. Most rows hold no quote, and are found with
+ * Reads rows off a CSV response: each row's end and its outcome. Most rows hold no quote, and are found with
  * two native searches (the line end and the commas before the `valid` cell); a row with a quoted cell, or
  * every row when a newer server sends more columns than this SDK knows (they are cut off, as a reader
  * that goes by the header would), is walked byte by byte.
@@ -168,9 +168,9 @@ class RowScanner {
 }
 
 /**
- * The rows of a chunk from its CSV answer: `sent` is the chunk offset of each ICCID the answer holds a row
+ * The rows of a chunk from its CSV response: `sent` is the chunk offset of each ICCID the response holds a row
  * for, in order; `items` holds the chunk's other items (those the SDK refused before sending), which get
- * rows of their own encoded here. An answer off the contract is a ResponseValidationError naming `call`.
+ * rows of their own encoded here. A response off the contract is a ResponseValidationError naming `call`.
  */
 export function csvRowsOf(
   call: Call,
@@ -205,14 +205,14 @@ export function csvRowsOf(
     if (!rows.done) throw invalidResponse(call, response, [{ path: "", message: `expected ${sent.length} rows, got more` }], "");
   }
   if (sent.length === n) return new CsvRows(start, body, starts, ends, outcomes);
-  // The items refused before sending: their rows go after the answer's bytes.
+  // The items refused before sending: their rows go after the response's bytes.
   const refused: number[] = [];
   for (let i = 0; i < n; i++) if (items[i]) refused.push(i);
   const bytes = Buffer.concat([body, encodeRows(items, refused, body.length, starts, ends, outcomes)]);
   return new CsvRows(start, bytes, starts, ends, outcomes);
 }
 
-/** Encodes the rows of `items[i]` for each `i` of `which` with core's encoder, placed from `base` on; answers their bytes. */
+/** Encodes the rows of `items[i]` for each `i` of `which` with core's encoder, placed from `base` on; returns their bytes. */
 function encodeRows(
   items: readonly (LookupOutcome | undefined)[],
   which: Iterable<number>,

@@ -37,7 +37,7 @@ export class APIError extends IccidError {
   readonly code: string | undefined;
   readonly title: string | undefined;
   readonly detail: string | undefined;
-  /** `X-Request-Id` of the answer: quote it to support. */
+  /** `X-Request-Id` of the response: quote it to support. */
   readonly requestId: string | undefined;
   readonly headers: ResponseHeaders;
   /** The parsed JSON body, or the raw text when it was not JSON. */
@@ -114,7 +114,7 @@ export class ConflictError extends APIError {
 
 /**
  * 409 `idempotency_key_in_use`: a request with this Idempotency-Key is still being answered (a retry that
- * overtook the first attempt). Retried by default after `retryAfterMs`, when the first answer is kept.
+ * overtook the first attempt). Retried by default after `retryAfterMs`, when the first response is kept.
  */
 export class IdempotencyKeyInUseError extends ConflictError {
   static {
@@ -194,7 +194,7 @@ export class RateLimitError extends APIError {
   }
   /** From `Retry-After` (or the body's `retry_after`); undefined when the server gave neither. */
   readonly retryAfterMs: number | undefined;
-  /** The IETF `RateLimit` / `RateLimit-Policy` fields of the answer. */
+  /** The IETF `RateLimit` / `RateLimit-Policy` fields of the response. */
   readonly rateLimit: RateLimitInfo | undefined;
   constructor(init: APIErrorInit & { retryAfterMs?: number | undefined; rateLimit?: RateLimitInfo | undefined }) {
     super(init);
@@ -224,7 +224,7 @@ export class InternalServerError extends APIError {
   }
 }
 
-/** No HTTP answer: refused, reset, DNS failure, TLS failure. The message names the host and the likely reason. */
+/** No HTTP response: refused, reset, DNS failure, TLS failure. The message names the host and the likely reason. */
 export class APIConnectionError extends IccidError {
   static {
     this.prototype.name = "APIConnectionError";
@@ -241,7 +241,7 @@ export class APIConnectionError extends IccidError {
 }
 
 /**
- * No answer in time. `scope` says which limit ran out: `"attempt"` (`timeoutMs`, retried like a dropped
+ * No response in time. `scope` says which limit ran out: `"attempt"` (`timeoutMs`, retried like a dropped
  * connection) or `"deadline"` (`deadlineMs`, the whole call including retries; never retried).
  */
 export class APITimeoutError extends APIConnectionError {
@@ -274,7 +274,7 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** A 2xx answer that does not match the v1 contract (wrong shape, not JSON): the server and SDK disagree. */
+/** A 2xx response that does not match the v1 contract (wrong shape, not JSON): the server and SDK disagree. */
 export class ResponseValidationError extends IccidError {
   static {
     this.prototype.name = "ResponseValidationError";

@@ -1,6 +1,6 @@
 export { IccidClient, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./client.js";
 export type { ClientOptions, RequestOptions } from "./client.js";
-export type { BatchAllChunk, BatchAllChunkSource, BatchAllItem, BatchAllOptions, BatchAllProgress } from "./batch-all.js";
+export type { BatchAllChunk, BatchAllChunkSource, BatchAllChunksOptions, BatchAllItem, BatchAllKept, BatchAllOptions, BatchAllProgress } from "./batch-all.js";
 export { CsvRows } from "./csv-rows.js";
 export type { UsageParams } from "./resources/usage.js";
 export type { IccidResource } from "./resources/iccid.js";

@@ -21,7 +21,7 @@ import {
 } from "./errors.js";
 import { parseRateLimitFields, parseRetryAfter } from "./rate-limit-fields.js";
 
-// Turns an error answer into the error class of its status and code. The problem body is read leniently
+// Turns an error response into the error class of its status and code. The problem body is read leniently
 // (not with the core's strict Problem schema): a proxy's HTML 502 or a code added in a later server
 // version must still become the right class, with whatever fields could be read.
 
@@ -56,7 +56,7 @@ function textDetail(raw: string, headers: ResponseHeaders): string | undefined {
   return html ? `an HTML page, not an API answer: "${short}"` : short;
 }
 
-/** The error for a non-2xx answer. */
+/** The error for a non-2xx response. */
 export function errorFromResponse(status: number, headers: ResponseHeaders, raw: string): APIError {
   const body = parseBody(raw);
   const problem = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};

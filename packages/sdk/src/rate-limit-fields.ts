@@ -4,7 +4,7 @@ import type { ResponseHeaders } from "./errors.js";
 //   RateLimit-Policy: "default";q=600;w=60
 //   RateLimit: "default";r=599;t=42
 // A tolerant parser: a field it cannot read yields nothing rather than an error, because these fields are
-// advice and must never turn a good answer into a failure.
+// advice and must never turn a good response into a failure.
 
 export interface RateLimitInfo {
   /** The policy name the numbers belong to (`"default"`). */

@@ -11,9 +11,9 @@ import { parseRetryAfter } from "./rate-limit-fields.js";
 import { readText, type AttemptLimits, type HttpResponse } from "./transport.js";
 
 // One API call as the caller sees it: attempts, backoff between them, the per-attempt timeout and the
-// overall deadline; and when to try again and how long to wait. Retried: no answer at all (refused, reset, an attempt timeout),
+// overall deadline; and when to try again and how long to wait. Retried: no response at all (refused, reset, an attempt timeout),
 // 408, 409 `idempotency_key_in_use`, 429 `rate_limited` and 5xx. Not retried: `quota_exceeded` (it resets at the period's end, hours
-// away), every other 4xx (the same request gets the same answer), the deadline, the caller's abort. A
+// away), every other 4xx (the same request gets the same response), the deadline, the caller's abort. A
 // caller that would rather fail than wait out a rate limit turns off only that one (`retryRateLimited`):
 // a 503 or a dropped connection says nothing about the caller's pace and is still worth another try.
 
@@ -48,7 +48,7 @@ export function isRetryable(error: unknown, retryRateLimited = true): boolean {
   if (isAPIConnectionError(error)) return true;
   if (!isAPIError(error)) return false;
   if (error.status === 429) return retryRateLimited && !isQuotaExceededError(error) && error.code !== "quota_exceeded";
-  // The same Idempotency-Key still running: the next attempt finds its answer.
+  // The same Idempotency-Key still running: the next attempt finds its response.
   if (error.status === 409) return error.code === "idempotency_key_in_use";
   return error.status === 408 || error.status >= 500;
 }

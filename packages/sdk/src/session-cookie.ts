@@ -1,5 +1,5 @@
 // The web session lives in the `iccid_session` cookie. A Node client has no cookie jar, so the client
-// keeps this one cookie itself: taken from `Set-Cookie` on any 2xx answer, cleared when the server expires
+// keeps this one cookie itself: taken from `Set-Cookie` on any 2xx response, cleared when the server expires
 // it (logout answers with an empty value / Max-Age=0), and sent only on the session endpoints.
 
 export const SESSION_COOKIE = "iccid_session";
@@ -22,7 +22,7 @@ export function sessionFromSetCookie(field: string, now = Date.now()): string | 
 export class SessionCookie {
   constructor(public value: string | undefined) {}
 
-  /** Applies the `Set-Cookie` fields of an answer. */
+  /** Applies the `Set-Cookie` fields of a response. */
   update(setCookie: readonly string[]): void {
     for (const field of setCookie) {
       const next = sessionFromSetCookie(field);

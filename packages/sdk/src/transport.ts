@@ -1,11 +1,12 @@
 import type { Dispatcher } from "undici";
 import { connectionFailure } from "./connection-failure.js";
 import { APITimeoutError, APIUserAbortError, type ResponseHeaders } from "./errors.js";
-import { responseHeaders } from "./response-headers.js";
+import { ResponseCollector } from "./response-collector.js";
 
-// One HTTP exchange, no retries: send with the dispatcher's `request`, read the whole body, and turn every
-// way it can fail without a response into the SDK's error classes. The timer covers headers and body
-// alike, so a server that stalls mid-body is caught too.
+// One HTTP exchange, no retries: send, read the whole body, and turn every way it can fail without a
+// response into the SDK's error classes. The timer covers headers and body alike, so a server that stalls
+// mid-body is caught too. The exchange goes straight to the dispatcher through a ResponseCollector rather
+// than undici's request() (response-collector.ts says why).
 
 export interface HttpRequest {
   method: "GET" | "POST" | "DELETE";
@@ -27,11 +28,20 @@ export interface HttpResponse<B extends string | Buffer = Buffer> {
   body: B;
 }
 
+/** How a response's body is read from its bytes. */
+export type BodyReader<B extends string | Buffer> = (bytes: Buffer) => B;
+
 /** The body as UTF-8 text, a leading byte-order mark skipped (as undici's `body.text()` does). */
-export function readText(bytes: Buffer): string {
+export const readText: BodyReader<string> = (bytes) => {
   const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   return bytes.toString("utf8", bom ? 3 : 0);
-}
+};
+
+/**
+ * The body undecoded, as one Buffer of its own: kept outside the JS heap until it is decoded. A body that
+ * arrived in one piece is a view into the socket's read buffer; it is copied so as not to hold all of that.
+ */
+export const readBytes: BodyReader<Buffer> = (bytes) => (bytes.buffer.byteLength === bytes.length ? bytes : Buffer.from(bytes));
 
 export interface AttemptLimits {
   /** Milliseconds this attempt may take (Infinity: no timer). */
@@ -55,28 +65,20 @@ export async function exchange(
   signal: AbortSignal | undefined,
 ): Promise<HttpResponse<Buffer>> {
   if (signal?.aborted) throw new APIUserAbortError(signal.reason);
-  // One controller ends the exchange, for the attempt's timer and for the caller's signal alike.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    limits.ms < MAX_TIMER_MS
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, Math.max(0, limits.ms))
-      : undefined;
-  const onAbort = () => controller.abort(signal!.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const collector = new ResponseCollector();
+  const timer = limits.ms < MAX_TIMER_MS ? setTimeout(ResponseCollector.timeOut, Math.max(0, limits.ms), collector) : undefined;
+  signal?.addEventListener("abort", collector, { once: true });
   try {
-    const response = await dispatcher.request({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body, signal: controller.signal });
-    const body = Buffer.from(await response.body.arrayBuffer());
-    return { status: response.statusCode, ...responseHeaders(response.headers), body };
+    dispatcher.dispatch({ origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body }, collector);
+    return await collector.response;
   } catch (error) {
-    if (timedOut) throw new APITimeoutError({ host, scope: limits.scope, timeoutMs: limits.reportMs, attempts: limits.attempt });
+    if (collector.timedOut) {
+      throw new APITimeoutError({ host, scope: limits.scope, timeoutMs: limits.reportMs, attempts: limits.attempt });
+    }
     if (signal?.aborted) throw new APIUserAbortError(signal.reason);
     throw connectionFailure(error, host);
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    signal?.removeEventListener("abort", collector);
   }
 }

@@ -1,11 +1,10 @@
-import type { IccidClient, RowOutcome } from "@iccid/sdk";
+import type { BatchAllChunk, BatchAllItem, BatchAllKept, CsvRows, IccidClient, RowOutcome } from "@iccid/sdk";
 import { answerCount, answerOutcome, type ChunkAnswers } from "./answers.js";
 import { chunkIdempotencyKey } from "./chunk-key.js";
 import { chunksOf, type Chunk, type StoredChunk } from "./chunker.js";
 import type { CsvInput } from "./csv-input.js";
 import type { Interrupt } from "./interrupt.js";
 import type { Progress } from "./progress.js";
-import { runWindow } from "./window.js";
 import type { BatchWriter } from "./writer.js";
 
 export interface BatchTally extends Record<RowOutcome, number> {
@@ -45,12 +44,15 @@ export interface PipelineOptions {
 }
 
 /**
- * Streams the input's rows through the batch endpoint and writes each row with its answer, in input
- * order. The input is cut into chunks of up to 1000 rows (chunker.ts), each chunk is one request and
- * `concurrency` of them are in flight (window.ts, which also keeps every answer the server charged when
- * the run stops early), and each answered chunk is written whole: CSV output copies the bytes of the
- * server's CSV answer (batchAllCsv), JSONL output takes the JSON items (batchAllChunks). Memory is bounded
- * by the chunks in flight plus the sinks' buffers, whatever the file's length.
+ * Streams the input's rows through the SDK's batch engine and writes each row with its answers, in input
+ * order. The input is cut into chunks of up to 1000 rows (chunker.ts, which also cuts at the edges of the
+ * answers an earlier run kept); each fresh chunk is one request of `batchAllCsv` (CSV output, the bytes of
+ * the server's CSV rows copied) or `batchAllChunks` (JSONL output, the JSON items), `concurrency` of them
+ * in flight, and each answered chunk is written whole. The rule it keeps: nothing the server answered (and
+ * charged) is thrown away. On a refusal or a stop, no new request starts and those in flight are awaited
+ * (the engine's `keep`); the chunks before the first one without answers are written, and the answered
+ * chunks after it go to `kept`. Memory is bounded by the chunks in flight plus the sinks' buffers,
+ * whatever the file's length.
  */
 export async function runPipeline(options: PipelineOptions, tally: BatchTally): Promise<void> {
   const { input, client, writer, progress } = options;
@@ -65,18 +67,6 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
       read += block.length;
       yield block;
     }
-  }
-
-  async function ask(chunk: Chunk): Promise<ChunkAnswers> {
-    // The chunk's own Idempotency-Key: asked again after a lost answer, it is answered, not charged.
-    const key = chunkIdempotencyKey(chunk, writer.format);
-    const once = { concurrency: 1, signal, retrySignal: stop, idempotencyKeyOf: () => key };
-    if (writer.format === "csv") {
-      for await (const rows of client.iccid.batchAllCsv([chunk.iccids], once)) return { kind: "csv", rows };
-    } else {
-      for await (const items of client.iccid.batchAllChunks([chunk.iccids], once)) return { kind: "jsonl", items };
-    }
-    throw new Error(`no answer for rows ${chunk.start + 1}-${chunk.start + chunk.iccids.length}`);
   }
 
   async function write(chunk: Chunk, answers: ChunkAnswers): Promise<void> {
@@ -104,15 +94,74 @@ export async function runPipeline(options: PipelineOptions, tally: BatchTally): 
     stored: options.stored,
     onSkip: (rows) => (tally.skipped += rows),
   });
+  // The chunks read and not yet written, in input order: the fresh ones with their start in the engine's
+  // source, and the stored ones between them.
+  const queue: { chunk: Chunk; at?: number }[] = [];
+  // Answers of fresh chunks the engine could not hand out in order (after a gap), by their start.
+  const kept = new Map<number, ChunkAnswers>();
+  let at = 0;
+  async function* fresh(): AsyncGenerator<string[]> {
+    for await (const chunk of chunks) {
+      if (chunk.stored) {
+        queue.push({ chunk });
+        continue;
+      }
+      queue.push({ chunk, at });
+      at += chunk.iccids.length;
+      yield chunk.iccids;
+    }
+  }
+  const chunkAt = (start: number): Chunk => queue.find((entry) => entry.at === start)!.chunk;
+
+  /** Writes the next fresh chunk's answers, after the stored chunks before it. */
+  async function writeNext(answers: ChunkAnswers): Promise<void> {
+    while (queue[0]!.at === undefined) {
+      const { chunk } = queue.shift()!;
+      await write(chunk, chunk.stored!);
+    }
+    await write(queue.shift()!.chunk, answers);
+  }
+
+  // The chunk's own Idempotency-Key: asked again after a lost answer, it is answered, not charged.
+  const engine = {
+    concurrency: options.concurrency,
+    signal,
+    retrySignal: stop,
+    arraysAreChunks: true,
+    idempotencyKeyOf: ({ start }: BatchAllChunk) => chunkIdempotencyKey(chunkAt(start), writer.format),
+  };
+  let failure: { error: unknown } | undefined;
+  let writing = false;
   try {
-    await runWindow(chunks, {
-      concurrency: options.concurrency,
-      ask,
-      write,
-      keep: (chunk, answers) => options.kept.push({ start: chunk.start, iccids: chunk.iccids, answers }),
-      stopping: () => stop.aborted,
-    });
+    if (writer.format === "csv") {
+      const keep = ({ start, value }: BatchAllKept<CsvRows>) => void kept.set(start, { kind: "csv", rows: value });
+      for await (const rows of client.iccid.batchAllCsv(fresh(), { ...engine, keep })) {
+        writing = true;
+        await writeNext({ kind: "csv", rows });
+        writing = false;
+      }
+    } else {
+      const keep = ({ start, value }: BatchAllKept<BatchAllItem[]>) => void kept.set(start, { kind: "jsonl", items: value });
+      for await (const items of client.iccid.batchAllChunks(fresh(), { ...engine, keep })) {
+        writing = true;
+        await writeNext({ kind: "jsonl", items });
+        writing = false;
+      }
+    }
+  } catch (error) {
+    if (writing) throw error; // the output failed: nothing more can be written
+    failure = { error };
   } finally {
     await chunks.return(undefined);
   }
+  // What is left: the stored chunks before the first chunk without answers are written; after it, every
+  // answered chunk is kept for --resume.
+  let gap = false;
+  for (const { chunk, at } of queue) {
+    const answers = at === undefined ? chunk.stored : kept.get(at);
+    if (!answers) gap = true;
+    else if (gap) options.kept.push({ start: chunk.start, iccids: chunk.iccids, answers });
+    else await write(chunk, answers);
+  }
+  if (failure) throw failure.error;
 }

@@ -1,6 +1,6 @@
 import { BatchResult as BatchResultSchema, LookupResult as LookupResultSchema } from "@iccid/core";
 import type { BatchResult, LookupRequest, LookupResult } from "@iccid/core/types";
-import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
+import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllChunksOptions, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
 import type { CsvRows } from "../csv-rows.js";
 import type { IccidClient, RequestOptions } from "../client.js";
 
@@ -9,7 +9,7 @@ export class IccidResource {
   constructor(private readonly client: IccidClient) {}
 
   /**
-   * Decodes one ICCID, given as written or as `{ iccid, imsi }` with the SIM's IMSI (the answer then has
+   * Decodes one ICCID, given as written or as `{ iccid, imsi }` with the SIM's IMSI (the result then has
    * `imsi`). Sent with an Idempotency-Key (`options.idempotencyKey`, or one of the call's own) so that a
    * retry is never charged twice. A well-formed number with a wrong check digit is a result with
    * `valid: false`; bad grammar, of the ICCID or the IMSI, is a 422 naming the field.
@@ -34,17 +34,18 @@ export class IccidResource {
 
   /**
    * batchAll in whole chunks, for callers that handle many items at a time: reads the ICCIDs in arrays of
-   * any length and yields each answered chunk's items as one array, in order. See BatchAllOptions.
+   * any length and yields each answered chunk's items as one array, in order. See BatchAllChunksOptions.
    */
-  batchAllChunks(source: BatchAllChunkSource, options?: BatchAllOptions): AsyncIterable<BatchAllItem[]> {
+  batchAllChunks(source: BatchAllChunkSource, options?: BatchAllChunksOptions<BatchAllItem[]>): AsyncIterable<BatchAllItem[]> {
     return batchAllChunks(this.client, source, options);
   }
 
   /**
-   * batchAllChunks with the server's CSV answer: yields each answered chunk as its lookup rows (the columns
-   * of LOOKUP_ROW_COLUMNS), as bytes ready to copy into a CSV file, each with its outcome. See CsvRows.
+   * batchAllChunks with the server's CSV response: yields each answered chunk as its lookup rows (the columns
+   * of LOOKUP_ROW_COLUMNS), as bytes ready to copy into a CSV file, each with its outcome. See CsvRows and
+   * BatchAllChunksOptions.
    */
-  batchAllCsv(source: BatchAllChunkSource, options?: BatchAllOptions): AsyncIterable<CsvRows> {
+  batchAllCsv(source: BatchAllChunkSource, options?: BatchAllChunksOptions<CsvRows>): AsyncIterable<CsvRows> {
     return batchAllCsv(this.client, source, options);
   }
 }

@@ -47,8 +47,8 @@ export class KeysResource {
 
   /**
    * Creates a key with `scopes` (default: every scope) that stops working at `expires_at` (default: never);
-   * `key` in the answer is the full secret, shown this once. Retried with the same Idempotency-Key, so a
-   * retry never mints a second key. When the server had created it already (a retry after a lost answer,
+   * `key` in the result is the full secret, shown this once. Retried with the same Idempotency-Key, so a
+   * retry never mints a second key. When the server had created it already (a retry after a lost response,
    * or your `idempotencyKey` used again within 24 hours) it answers the key's record without the secret,
    * which is never stored: that is a KeyAlreadyCreatedError, whose `record` names the key to roll.
    */
