@@ -1,3 +1,4 @@
+import { join } from "node:path";
 // A build's server, run as users run it: the default plan set with the build's own operator command
 // (`iccid-server plan set`), then `iccid-server start` on the servers' core (cores.mjs), logging at its
 // default level to /dev/null, on a port of its own. Its first start on an empty database makes the owner
@@ -70,4 +71,16 @@ export async function startServer(build, db, options = []) {
       await kept.stop();
     },
   };
+}
+
+/**
+ * `build`'s server on a new SQLite file `<dir>/<build>.db`, prepared and started; the server is added to
+ * `running` (stopped by the suite at the end). Resolves with {server, db}.
+ */
+export async function startOnSqlite(build, dir, running) {
+  const db = join(dir, `${build.name}.db`);
+  await prepareDatabase(build, db);
+  const server = await startServer(build, db);
+  running.push(server);
+  return { server, db };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startClient, startFloor } from "../lib/children.mjs";
 import { freshIccids } from "../lib/iccids.mjs";
-import { prepareDatabase, startServer } from "../lib/iccid-server.mjs";
+import { startOnSqlite } from "../lib/iccid-server.mjs";
 import { costsDuring, rounds } from "../lib/load.mjs";
 import { chunkKey, pageHeaders, signIn } from "../lib/session.mjs";
 import { buildRow, timesRow } from "../lib/table.mjs";
@@ -34,10 +34,7 @@ export async function batchRows({ settings, builds }) {
   try {
     const at = {};
     for (const build of builds) {
-      const db = join(dir, `${build.name}.db`);
-      await prepareDatabase(build, db);
-      const server = await startServer(build, db);
-      running.push(server);
+      const { server } = await startOnSqlite(build, dir, running);
       const client = await startClient("sdk-batch-all", server, server.owner.key);
       running.push(client);
       at[build.name] = { server, client, cookie: await signIn(server, server.owner) };

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cpuDuring } from "../lib/cpu.mjs";
 import { freshIccids } from "../lib/iccids.mjs";
-import { prepareDatabase, startServer } from "../lib/iccid-server.mjs";
+import { startOnSqlite } from "../lib/iccid-server.mjs";
 import { rounds } from "../lib/load.mjs";
 import { runCommand } from "../lib/processes.mjs";
 import { buildRow } from "../lib/table.mjs";
@@ -68,10 +68,7 @@ export async function cliRows({ settings, builds }) {
   try {
     const contenders = {};
     for (const build of builds) {
-      const db = join(dir, `${build.name}.db`);
-      await prepareDatabase(build, db);
-      const server = await startServer(build, db);
-      running.push(server);
+      const { server } = await startOnSqlite(build, dir, running);
       contenders[build.name] = () => runBatch(server, dir, settings.cliRows);
     }
     const all = await rounds(settings.cliRounds, contenders, 0);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startClient, startFloor } from "../lib/children.mjs";
 import { ICCID } from "../lib/iccids.mjs";
-import { prepareDatabase, startServer } from "../lib/iccid-server.mjs";
+import { startOnSqlite } from "../lib/iccid-server.mjs";
 import { costsDuring, rounds } from "../lib/load.mjs";
 import { buildRow, timesRow } from "../lib/table.mjs";
 
@@ -24,10 +24,7 @@ export async function lookupRows({ settings, builds }) {
   try {
     const at = {};
     for (const build of builds) {
-      const db = join(dir, `${build.name}.db`);
-      await prepareDatabase(build, db);
-      const server = await startServer(build, db);
-      running.push(server);
+      const { server } = await startOnSqlite(build, dir, running);
       const { key } = server.owner;
       const sdk = await startClient("sdk-lookup", server, key);
       running.push(sdk);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { ICCID } from "../lib/iccids.mjs";
-import { createAccount, prepareDatabase, startServer } from "../lib/iccid-server.mjs";
+import { createAccount, startOnSqlite } from "../lib/iccid-server.mjs";
 import { costsDuring, rounds } from "../lib/load.mjs";
 import { pageRequest, signIn } from "../lib/session.mjs";
 import { buildRow } from "../lib/table.mjs";
@@ -50,10 +50,7 @@ export async function usageRows({ settings, builds }) {
     const query = `/api/v1/usage?from=${hourIso(to - YEAR)}&to=${hourIso(to)}&granularity=month&group_by=api_key`;
     const contenders = {};
     for (const build of builds) {
-      const db = join(dir, `${build.name}.db`);
-      await prepareDatabase(build, db);
-      const server = await startServer(build, db);
-      running.push(server);
+      const { server, db } = await startOnSqlite(build, dir, running);
       const reader = await createAccount(build, db, "reader@example.test");
       await seedYear(server, db, reader, to);
       const lookup = server.load.request("/api/v1/iccid/lookup", JSON.stringify({ iccid: ICCID }), { authorization: `Bearer ${server.owner.key}`, accept: "application/json" });
