@@ -1,7 +1,6 @@
 import type { Middleware, Next, ParameterizedContext } from "koa";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
-import { readBodyAhead } from "./json-body.js";
 import { HttpProblem } from "./problem.js";
 import type { AppState } from "./state.js";
 
@@ -18,14 +17,14 @@ export interface IdempotentRoute {
 }
 
 /**
- * Idempotency-Key, after the route's auth and rate limit: a request without the header runs as ever. With
- * it, the body is read ahead and the key claimed for the account and route (IdempotentRequests), and the
+ * Idempotency-Key, after the route's auth, rate limit and body guard: a request without the header runs as
+ * ever. With it, the key is claimed for the account and route with the body's text (IdempotentRequests), and the
  * claim is left on `ctx.state.claimed` for the handler's charge. A replay runs again and is charged
  * nothing (a kept answer, for key creation, is answered as it is); either way it carries
  * `Idempotent-Replayed: true`. The key is released once the handler is done, its charge made or refused,
  * also when the client went away meanwhile.
  */
-export function idempotency(requests: IdempotentRequests, route: IdempotentRoute, accountOf: (state: AppState) => string, limitBytes: number): Middleware<AppState> {
+export function idempotency(requests: IdempotentRequests, route: IdempotentRoute, accountOf: (state: AppState) => string): Middleware<AppState> {
   // Not async: a request without the header costs one header read, no promise.
   return (ctx, next) => {
     const key = ctx.req.headers["idempotency-key"];
@@ -36,7 +35,8 @@ export function idempotency(requests: IdempotentRequests, route: IdempotentRoute
     if (typeof key !== "string" || !WELL_FORMED_KEY.test(key)) {
       throw new HttpProblem("invalid_idempotency_key", "Idempotency-Key: must be 1 to 255 printable ASCII characters.");
     }
-    const body = (await readBodyAhead(ctx, limitBytes)) ?? "";
+    // The body guard ran before: its text, as the client sent it (none: "").
+    const body = ctx.request.rawBody ?? "";
     const claimed = await requests.begin({ accountId: accountOf(ctx.state), route: ctx.state.route!, key }, body);
     try {
       if (claimed.keptAnswer) {

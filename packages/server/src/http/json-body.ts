@@ -44,14 +44,6 @@ function refuse(error: Error & { status?: number; body?: unknown }, ctx: Context
   throw ctx.req.complete && !ctx.req.destroyed ? error : new ClientGone();
 }
 
-/**
- * The body's text as the body guard read it (`undefined` when there was none), for the Idempotency-Key
- * guard that runs after it and compares requests by their body.
- */
-export async function readBodyAhead(ctx: Context, _limitBytes?: number): Promise<string | undefined> {
-  return (ctx.request as { rawBody?: string }).rawBody;
-}
-
 /** The client closed its connection before its request arrived in full: nobody is left to answer. */
 export class ClientGone extends Error {
   constructor() {

@@ -50,7 +50,7 @@ export function guards(route: Route, s: RouteServices): RouteHandler[] {
   // After the key or session: no body is read for a request that is refused anyway.
   if (route.body) chain.push(jsonBody(s.settings.bodyLimitBytes));
   // After the rate limit: a replay is a request like any other, and consumes it. After the body: a request is compared by it.
-  if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf, s.settings.bodyLimitBytes));
+  if (route.idempotency) chain.push(idempotency(s.idempotentRequests, route.idempotency, accountOf));
   return chain;
 }
 
