@@ -19,7 +19,8 @@ export interface IdempotentRoute {
 /**
  * Idempotency-Key, after the route's auth, rate limit and body guard: a request without the header runs as
  * ever. With it, the key is claimed for the account and route with the body's text (IdempotentRequests), and the
- * claim is left on `ctx.state.claimed` for the handler's charge. A replay runs again and is charged
+ * claim is left on `ctx.state.claimed` for the handler's charge, which finds out whether the request was
+ * proven before (key creation, whose replays answer a kept answer, reads its proof at once). A replay runs again and is charged
  * nothing (a kept answer, for key creation, is answered as it is); either way it carries
  * `Idempotent-Replayed: true`. The key is released once the handler is done, its charge made or refused,
  * also when the client went away meanwhile.
@@ -37,7 +38,7 @@ export function idempotency(requests: IdempotentRequests, route: IdempotentRoute
     }
     // The body guard ran before: its text, as the client sent it (none: "").
     const body = ctx.request.rawBody ?? "";
-    const claimed = await requests.begin({ accountId: accountOf(ctx.state), route: ctx.state.route!, key }, body);
+    const claimed = await requests.begin({ accountId: accountOf(ctx.state), route: ctx.state.route!, key }, body, route.replayBody !== undefined);
     try {
       if (claimed.keptAnswer) {
         ctx.status = claimed.keptAnswer.status;
@@ -47,12 +48,19 @@ export function idempotency(requests: IdempotentRequests, route: IdempotentRoute
         return;
       }
       ctx.state.claimed = claimed;
-      await next();
+      try {
+        await next();
+      } finally {
+        // A request that charged nothing learnt nothing of a proof: another body under the key is refused still.
+        if (!claimed.charged && !claimed.replayed) await claimed.readProof();
+      }
       if (ctx.status < 200 || ctx.status > 299 || ctx.res.headersSent) return;
       if (claimed.replayed) ctx.set("Idempotent-Replayed", "true");
       else if (route.replayBody) await requests.keep(claimed, ctx.status, JSON.stringify(route.replayBody(ctx.body)));
     } finally {
-      await claimed.end();
+      // Not waited for: this instance sends the release before any later claim of its own, and a retry that
+      // reaches another instance after this answer makes its rate-limit call to Redis before it claims.
+      void claimed.end();
     }
   }
 }

@@ -29,24 +29,45 @@ function hash16(...parts: string[]): Buffer {
 
 /**
  * A request with an Idempotency-Key admitted to run, holding its key until it ends. A first run is charged
- * with its proof (`proof`); a replay (`replayed`) runs too but is charged nothing, and so is a first run
- * whose charge found the proof already there (the same request answered meanwhile: it became a replay).
+ * with its proof (`proof`) and is then `charged`; a replay (`replayed`) runs too but is charged nothing.
+ * Whether a proof is there is learnt at the charge, which writes the proof or finds it, not before: a
+ * first run (nearly every request) reads nothing. A request that charged nothing reads it at its end
+ * (`readProof`), so that another body under the key is still refused.
  */
 export class ClaimedRequest {
+  /** Its charge was made, with its proof. */
+  charged = false;
+  /** A replay: the request was proven within the window. */
+  replayed = false;
+  /** For a replay, the answer its proof kept (key creation), else null: the request runs again. */
+  keptAnswer: { status: number; body: string } | null = null;
+  #read: Promise<ProvenRequest | undefined> | undefined;
+
   constructor(
     readonly key: Buffer,
     readonly fingerprint: Buffer,
     readonly at: number,
-    /** A replay: the request was proven within the window. */
-    public replayed: boolean,
-    /** For a replay, the answer its proof kept (key creation), else null: the request runs again. */
-    readonly keptAnswer: { status: number; body: string } | null,
+    private readonly store: IdempotencyStore,
     private readonly claims: InFlightClaims,
   ) {}
 
   /** The proof of this request, answered `status` and charged `lookups`. */
   proof(status: number, lookups: number, answer?: string): Proof {
     return { key: this.key, fingerprint: this.fingerprint, status, lookups, at: this.at, ...(answer === undefined ? {} : { answer }) };
+  }
+
+  /**
+   * Reads the proof under the key, once: with this body, the request is a replay from now on; with another
+   * body, it is refused (IdempotencyKeyReused). Answers whether a proof was there.
+   */
+  async readProof(): Promise<boolean> {
+    this.#read ??= this.store.findProof(this.key, this.at - IDEMPOTENCY_WINDOW_MS);
+    const proven = await this.#read;
+    if (!proven) return false;
+    if (!proven.fingerprint.equals(this.fingerprint)) throw new IdempotencyKeyReused();
+    this.replayed = true;
+    this.keptAnswer = proven.answer === null ? null : { status: proven.status, body: proven.answer };
+    return true;
   }
 
   /** Frees the key: a request that charged nothing may run again, a proven one is a replay from now on. */
@@ -72,27 +93,25 @@ export class IdempotentRequests {
     private readonly clock: Clock,
   ) {}
 
-  /** Claims the request's key and reads its proof, at once; throws the refusal of a duplicate or another body. */
-  async begin(id: IdempotentRequestId, body: string): Promise<ClaimedRequest> {
+  /**
+   * Claims the request's key; throws the refusal of a duplicate in flight. With `readFirst` (a route whose
+   * replays answer a kept answer), the proof is read at once, beside the claim.
+   */
+  async begin(id: IdempotentRequestId, body: string, readFirst = false): Promise<ClaimedRequest> {
     const at = this.clock.now();
     const key = hash16(id.accountId, id.route, id.key);
     const fingerprint = hash16(body);
     this.#sweep(at);
+    const claimed = new ClaimedRequest(key, fingerprint, at, this.store, this.claims);
     const taking = this.claims.take(key, fingerprint);
-    let proven: ProvenRequest | undefined;
-    try {
-      proven = await this.store.findProof(key, at - IDEMPOTENCY_WINDOW_MS);
-    } catch (error) {
-      if ((await taking) === undefined) await this.claims.release(key);
-      throw error;
-    }
-    const holder = await taking;
+    const reading = readFirst ? claimed.readProof() : undefined;
+    // Both settle before anything is thrown, and a key taken is released on every refusal.
+    const [taken, read] = await Promise.allSettled([taking, reading]);
+    const holder = taken.status === "fulfilled" ? taken.value : undefined;
+    if (taken.status === "fulfilled" && holder === undefined && read.status === "rejected") await claimed.end();
+    if (taken.status === "rejected") throw taken.reason;
     if (holder) throw fingerprint.equals(holder) ? new IdempotencyKeyInUse(IN_FLIGHT_RETRY_SECONDS) : new IdempotencyKeyReused();
-    const claimed = new ClaimedRequest(key, fingerprint, at, proven !== undefined, proven?.answer ? { status: proven.status, body: proven.answer } : null, this.claims);
-    if (proven && !proven.fingerprint.equals(fingerprint)) {
-      await claimed.end();
-      throw new IdempotencyKeyReused();
-    }
+    if (read.status === "rejected") throw read.reason;
     return claimed;
   }
 

@@ -23,14 +23,17 @@ export class Meter {
 
   /**
    * A request sent with an Idempotency-Key (`claimed`) is charged with its proof, written in the same
-   * transaction; a replay is charged nothing and counted nowhere, and neither is a request that charges no
-   * lookup proven (asked again, it runs again).
+   * transaction. Its proof found there already (a replay), or its charge refused over the quota while its
+   * proof is there, it is a replay: charged nothing and counted nowhere; another body under its key is
+   * refused (IdempotencyKeyReused). A request that charges no lookup is proven by nothing (asked again, it
+   * runs again).
    */
   async charge(payer: Payer, lookups: number, claimed?: ClaimedRequest): Promise<void> {
     if (claimed?.replayed) return;
     const now = this.clock.now();
     const period = this.#period(payer.subscription.period_anchor, now);
     const limit = payer.plan.monthly_lookups;
+    const proven = claimed && lookups > 0 ? claimed : undefined;
     const outcome = await this.store.charge({
       account_id: payer.account.id,
       key_id: payer.key.id,
@@ -38,14 +41,15 @@ export class Meter {
       bucket_start: floorHour(now),
       lookups,
       quota_limit: limit,
-      ...(claimed && lookups > 0 ? { proof: claimed.proof(PROVEN_STATUS, lookups) } : {}),
+      ...(proven ? { proof: proven.proof(PROVEN_STATUS, lookups) } : {}),
     });
     if (outcome.charged) {
+      if (proven) proven.charged = true;
       this.onCharged?.(lookups);
       return;
     }
-    if (outcome.replayed) {
-      claimed!.replayed = true;
+    if (proven && ((await proven.readProof()) || outcome.replayed)) {
+      proven.replayed = true;
       return;
     }
     const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));

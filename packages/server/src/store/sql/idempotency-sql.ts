@@ -6,6 +6,9 @@ import type { SqlDriver } from "./sql-driver.js";
 export const PROVE = `INSERT INTO idempotency_proofs (key_hash, fingerprint, status, lookups, created_at, answer) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (key_hash) DO NOTHING`;
 
+/** Takes back the proof a refused charge wrote in its own transaction (parameter: the key). */
+export const UNPROVE = "DELETE FROM idempotency_proofs WHERE key_hash = ?";
+
 /**
  * Deletes the proof under a key if it is past its window (parameters: the key, the window's start), so
  * that the key's next proof is a new row: on SQLite at the end of the rowid order, where the sweep expects it.

@@ -38,7 +38,7 @@ export interface SqlDriver {
   migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void>;
   /**
    * Checks the quota and meters one answered request, with its proof when it has one, in one transaction
-   * (on PostgreSQL a group commit's: group-commit/pg-group-commit.ts).
+   * (a group commit's: group-commit/group-commit.ts).
    */
   charge(charge: Charge): Promise<ChargeOutcome>;
   /** Hands pages freed by deletions back to the file system in short steps; a no-op where the database does it itself. */

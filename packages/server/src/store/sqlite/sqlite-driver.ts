@@ -2,21 +2,16 @@ import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
 import { GrantCache } from "../grant-cache.js";
+import { chargeByGroups } from "../group-commit/charge-groups.js";
+import { GroupCommit } from "../group-commit/group-commit.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
-import type { Charge, ChargeOutcome } from "../store.js";
+import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
-import { FORGET_EXPIRED, PROVE } from "../sql/idempotency-sql.js";
+import { FORGET_EXPIRED, PROVE, UNPROVE } from "../sql/idempotency-sql.js";
 import { whenNotBusy } from "./busy.js";
 import { openDatabase } from "./open-database.js";
 
 type Prepared = Database.Statement<unknown[], unknown>;
-
-/** Thrown to roll a charge back whose request was proven meanwhile, carrying what it is answered. */
-class AlreadyProven extends Error {
-  constructor(readonly outcome: ChargeOutcome) {
-    super("already proven");
-  }
-}
 
 /** How long a request waits for another connection's write lock before it is answered 503. */
 const LOCK_WAIT_MS = 5_000;
@@ -36,22 +31,16 @@ export class SqliteDriver implements SqlDriver {
   readonly dialect = "sqlite";
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Prepared>();
-  readonly #chargeOne: (charge: Charge) => ChargeOutcome;
+  /** Charges gathered over two turns of the event loop (group-commit.ts), committed as one transaction. */
+  readonly #charges: GroupCommit;
   /** The file opened, as the file system names it: still at its path while it is the store's file. */
   readonly #file: { dev: number; ino: number } | undefined;
 
   constructor(private readonly path: string) {
     this.#db = openDatabase(path);
     this.#file = path === ":memory:" ? undefined : statSync(path);
-    const inTransaction = this.#db.transaction((c: Charge) => this.#chargeAndProve(c)).immediate;
-    this.#chargeOne = (c) => {
-      try {
-        return inTransaction(c);
-      } catch (error) {
-        if (error instanceof AlreadyProven) return error.outcome;
-        throw error;
-      }
-    };
+    const chargeAll = this.#db.transaction((charges: Charge[]) => this.#chargeAndProve(charges)).immediate;
+    this.#charges = new GroupCommit((charges) => whenNotBusy(() => chargeAll(charges), LOCK_WAIT_MS));
   }
 
   /** A statement prepared on first use and kept for the life of the connection. */
@@ -123,25 +112,41 @@ export class SqliteDriver implements SqlDriver {
   }
 
   charge(charge: Charge): Promise<ChargeOutcome> {
-    return whenNotBusy(() => this.#chargeOne(charge), LOCK_WAIT_MS);
+    return this.#charges.add(charge);
   }
 
   /**
-   * The charge, then its proof: a proof already there (the same request answered meanwhile) undoes the
-   * charge, by rolling the transaction back, and answers it as a replay.
+   * A commit's charges with their proofs: the proofs first, so that a request proven already (answered
+   * meanwhile: a replay) is charged nothing; then the others by groups (charge-groups.ts); last, the
+   * proof of a charge the quota refused goes again, as its request proved nothing.
    */
-  #chargeAndProve(c: Charge): ChargeOutcome {
-    const outcome = this.#charge(c);
-    const proof = c.proof;
-    if (!outcome.charged || !proof) return outcome;
-    const prove = () => this.#prepared(PROVE).run(proof.key, proof.fingerprint, proof.status, proof.lookups, proof.at, null).changes === 1;
-    const proven = prove() || (this.#prepared(FORGET_EXPIRED).run(proof.key, proof.at - IDEMPOTENCY_WINDOW_MS).changes === 1 && prove());
-    if (!proven) throw new AlreadyProven({ charged: false, used: outcome.used - c.lookups, replayed: true });
-    return outcome;
+  #chargeAndProve(charges: readonly Charge[]): ChargeOutcome[] {
+    const outcomes: ChargeOutcome[] = new Array(charges.length);
+    const fresh: number[] = [];
+    charges.forEach((c, i) => {
+      if (!c.proof || this.#prove(c.proof)) fresh.push(i);
+      else outcomes[i] = { charged: false, used: this.#used(c), replayed: true };
+    });
+    const charged = chargeByGroups(
+      fresh.map((i) => charges[i]!),
+      (c, requests) => this.#charge(c, requests),
+    );
+    fresh.forEach((i, j) => {
+      const proof = charges[i]!.proof;
+      outcomes[i] = charged[j]!;
+      if (proof && !charged[j]!.charged) this.#prepared(UNPROVE).run(proof.key);
+    });
+    return outcomes;
   }
 
-  /** Charges `c`, one request: the quota check and both counters. */
-  #charge(c: Charge): ChargeOutcome {
+  /** Writes `proof` unless a live one is under its key (an expired one gives way): answers whether it was written. */
+  #prove(proof: Proof): boolean {
+    const prove = () => this.#prepared(PROVE).run(proof.key, proof.fingerprint, proof.status, proof.lookups, proof.at, null).changes === 1;
+    return prove() || (this.#prepared(FORGET_EXPIRED).run(proof.key, proof.at - IDEMPOTENCY_WINDOW_MS).changes === 1 && prove());
+  }
+
+  /** Charges `c`, of `requests` requests: the quota check and both counters. */
+  #charge(c: Charge, requests: number): ChargeOutcome {
     // The quota check is the condition of the UPDATE (or, for a period's first charge, of the INSERT): the
     // counter only moves when the lookups fit. No RETURNING: SQLite gathers RETURNING rows in a scratch
     // table whose memory is taken from and handed back to the system on every statement; plain statements
@@ -153,17 +158,22 @@ export class SqliteDriver implements SqlDriver {
         `INSERT INTO quota_counters (account_id, period_start, used) SELECT ?, ?, ? WHERE ? <= ?
          ON CONFLICT (account_id, period_start) DO NOTHING`,
       ).run(c.account_id, c.period_start, c.lookups, c.lookups, c.quota_limit).changes === 1;
-    const row = this.#prepared("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(c.account_id, c.period_start) as
-      | { used: number }
-      | undefined;
-    const used = row?.used ?? 0;
+    const used = this.#used(c);
     if (!moved) return { charged: false, used };
     this.#prepared(
       `INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (account_id, bucket_start, key_id) DO UPDATE SET
          requests = requests + excluded.requests, lookups = lookups + excluded.lookups`,
-    ).run(c.account_id, c.bucket_start, c.key_id, 1, c.lookups);
+    ).run(c.account_id, c.bucket_start, c.key_id, requests, c.lookups);
     return { charged: true, used };
+  }
+
+  /** The lookups used in the period of `c`'s quota. */
+  #used(c: Charge): number {
+    const row = this.#prepared("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?").get(c.account_id, c.period_start) as
+      | { used: number }
+      | undefined;
+    return row?.used ?? 0;
   }
 
   async reclaimSpace(): Promise<void> {
@@ -213,6 +223,7 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
+    await this.#charges.drain();
     if (this.#db.open) this.#db.close();
   }
 }
