@@ -22,21 +22,11 @@ import {
 } from "../domain/refusals.js";
 import { StoreUnavailable } from "../store/errors.js";
 import { rfc3339 } from "../time.js";
-import type { CsvForm } from "./batch-answer.js";
 import { ClientGone } from "./guards.js";
 import { HttpProblem, jsonPointer } from "./problem.js";
 import type { AppState } from "./state.js";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-
-/** What the route table says a route answers when it succeeds: its status, and its CSV form if it has one (a batch's). */
-export interface DeclaredAnswer {
-  status: number;
-  csv?: CsvForm<never>;
-}
-
-/** The status logged and counted for a request its client gave up on before it was read (as nginx does). */
-export const CLIENT_CLOSED_REQUEST = 499;
 
 /** A request id a client may choose itself: short, and of characters safe in a log line and a header. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -59,13 +49,11 @@ function rateLimitFields(s: RateLimitState, policy: "default" | "usage" = "defau
 
 /**
  * The one place answers are written from. It gives the request its id (the client's own X-Request-Id when
- * sane), lets the rest of the chain decide the answer, and writes it for Koa to send:
- * - an error, thrown or not, becomes problem+json (toProblem); an unexpected error is logged by name only
- *   (its message may hold SQL or input) and answered with a bare 500. Headers set before it (RateLimit
- *   fields) stay. A request whose client went away while it was being read is no error of the server's:
- *   logged at info and given status 499, which nobody receives;
- * - a plain object or array body becomes its JSON text, typed JSON by Koa when it was set; a body that
- *   cannot be encoded at all is a bug, logged by name and answered 500;
+ * sane), and writes the answer the rest of the chain decided for Koa to send:
+ * - an error becomes problem+json (toProblem); an unexpected one is logged by name only (its message may
+ *   hold SQL or input) and answered with a bare 500. Headers set before it (RateLimit fields) stay;
+ * - a plain object or array body becomes its JSON text (Koa typed it JSON when it was set); a body that
+ *   cannot be encoded is a bug, logged by name and answered 500;
  * - the common fields go on, the answer's own headers winning over them (a refusal's RateLimit fields for
  *   another budget).
  *
@@ -109,9 +97,10 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
 
 function writeProblem(ctx: ParameterizedContext<AppState>, error: unknown, logger: Logger, onStoreError?: () => void): void {
   if (error instanceof ClientGone) {
-    // Nobody is left to answer: logged as what it is, and counted apart from the server's own faults.
+    // Nobody is left to answer: logged as what it is, and counted apart from the server's own faults with
+    // the status nginx gives a request its client gave up on.
     logger.info({ request_id: ctx.state.requestId }, "client aborted");
-    ctx.status = CLIENT_CLOSED_REQUEST;
+    ctx.status = 499;
     return;
   }
   if (error instanceof StoreUnavailable) onStoreError?.();

@@ -92,11 +92,10 @@ export class Connections {
   }
 
   /**
-   * Before the routes: 503 with Retry-After while the answers held are over the limit (an answer that is
-   * held too: its client may not read it either); then the two refusals Node would otherwise write itself,
-   * bare: an HTTP/1.1 request without `Host` (RFC 9112 §3.2; the server is made with
-   * `requireHostHeader: false`) and an `Expect` other than `100-continue` (the server's `checkExpectation`
-   * requests come here; RFC 9110 §10.1.1), both `bad_request` problems after which the connection closes.
+   * Before the routes: 503 while the answers held are over the limit (a new answer would be held too),
+   * then the two refusals Node would otherwise write bare: an HTTP/1.1 request without `Host` (RFC 9112
+   * §3.2; the server is made with `requireHostHeader: false`) and an `Expect` other than `100-continue`
+   * (RFC 9110 §10.1.1; `checkExpectation` requests come here), `bad_request` problems that close the connection.
    */
   guard(): Middleware {
     return (ctx, next) => {

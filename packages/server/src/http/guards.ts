@@ -16,14 +16,12 @@ import type { AppState } from "./state.js";
 // Bearer API key, the account page's session cookie, or either on the lookup routes), the CSRF rule of
 // the requests that ride on the cookie, and its JSON body; then the schema its handler reads it with.
 
-export const SESSION_COOKIE = "iccid_session";
+const SESSION_COOKIE = "iccid_session";
 
 const SAFE_FETCH_SITES = new Set(["same-origin", "none"]);
 
-/** The key an Authorization header presents: "" when there is none or it is not a Bearer credential. */
-export function presentedKey(authorization: string): string {
-  return /^Bearer[ ]+(\S*)\s*$/i.exec(authorization)?.[1] ?? "";
-}
+/** The key of a Bearer credential; a request without one presents the key "". */
+const BEARER = /^Bearer[ ]+(\S*)\s*$/i;
 
 /**
  * Admits a known account's request: its subscription must be active, then it consumes a request of the
@@ -44,7 +42,8 @@ async function admitAccount(ctx: ParameterizedContext<AppState>, limiter: Accoun
 /** The Bearer guard: key (known, working, with the route's scope), then admitAccount. */
 export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { consume, scope }: { consume: boolean; scope: KeyScope }): Middleware<AppState> {
   return async (ctx, next) => {
-    await admitAccount(ctx, limiter, await apiKeys.authenticate(presentedKey(ctx.get("Authorization")), scope), consume);
+    const payer = await apiKeys.authenticate(BEARER.exec(ctx.get("Authorization"))?.[1] ?? "", scope);
+    await admitAccount(ctx, limiter, payer, consume);
     await next();
   };
 }
