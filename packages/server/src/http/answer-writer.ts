@@ -162,12 +162,6 @@ function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (error instanceof Refusal) return refusalProblem(error);
   if (error instanceof StoreUnavailable) return new HttpProblem("unavailable", "The store is unavailable; retry shortly.", { retry_after: 1 });
-  // Errors raised by Koa itself carry an HTTP status; keep the client-side ones meaningful.
-  const status = (error as { status?: unknown })?.status;
-  if (status === 413) return new HttpProblem("payload_too_large");
-  if (status === 415) return new HttpProblem("unsupported_media_type");
-  if (status === 400 || status === 422) return new HttpProblem("malformed_json", "The request could not be read.");
-  if (status === 404) return new HttpProblem("not_found");
   return internalError();
 }
 

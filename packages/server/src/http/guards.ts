@@ -148,7 +148,10 @@ function refuseBody(error: Error & { status?: number; body?: unknown }, ctx: Con
     ctx.request.rawBody = error.body;
     return;
   }
-  throw ctx.req.complete && !ctx.req.destroyed ? error : new ClientGone();
+  if (!ctx.req.complete || ctx.req.destroyed) throw new ClientGone();
+  // The body arrived but not as it was announced (its length).
+  if (error.status === 400) throw new HttpProblem("malformed_json", "The request could not be read.");
+  throw error;
 }
 
 /** The client closed its connection before its request arrived in full: nobody is left to answer. */
