@@ -4,7 +4,7 @@ import type { RateLimitState } from "./rate-limit-state.js";
 /**
  * A request the domain declines, with the facts of why and nothing about how to say it: no statuses,
  * headers or JSON pointers. Services and limits throw these; each edge words them for its audience
- * (http/refusal-problem.ts for HTTP clients, cli/refusal-words.ts for operators). `code` is the
+ * (http/answer-writer.ts for HTTP clients, cli/refusal-words.ts for operators). `code` is the
  * contract's problem code, so every edge names the same refusal the same way; `message` is plain words
  * for an operator or a log.
  */

@@ -1,33 +1,38 @@
-import { randomBytes } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
 import type { Middleware, ParameterizedContext } from "koa";
 import type { Logger } from "pino";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
-import { Refusal } from "../domain/refusals.js";
+import {
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  InsufficientScope,
+  InvalidCredentials,
+  InvalidInput,
+  KeyNotRollable,
+  KeyRejected,
+  NotFound,
+  QuotaExceeded,
+  RateLimited,
+  Refusal,
+  SubscriptionInactive,
+  type KeyRejection,
+  type Missing,
+  type RateBudget,
+  type RollRefusal,
+} from "../domain/refusals.js";
 import { StoreUnavailable } from "../store/errors.js";
-import type { CsvForm } from "./batch-answer.js";
-import { ClientGone } from "./json-body.js";
-import { HttpProblem } from "./problem.js";
-import { rateLimitFields } from "./rate-limit-fields.js";
-import { problemForRefusal } from "./refusal-problem.js";
+import { rfc3339 } from "../time.js";
+import { ClientGone } from "./guards.js";
+import { HttpProblem, jsonPointer } from "./problem.js";
 import type { AppState } from "./state.js";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** What the route table says a route answers when it succeeds: its status, and its CSV form if it has one (a batch's). */
-export interface DeclaredAnswer {
-  status: number;
-  csv?: CsvForm<never>;
-}
-
-/** The status logged and counted for a request its client gave up on before it was read (as nginx does). */
-export const CLIENT_CLOSED_REQUEST = 499;
-
 /** A request id a client may choose itself: short, and of characters safe in a log line and a header. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** A new request id: `req_` and 128 random bits in hex. */
-export const newRequestId = (): string => `req_${randomBytes(16).toString("hex")}`;
+/** A new request id: `req_` and a version-4 UUID's 32 hex digits, 122 of its 128 bits random. */
+export const newRequestId = (): string => `req_${randomUUID().replaceAll("-", "")}`;
 
 /** The headers every answer carries besides its own, also the ones written to a bare socket. */
 const BASIC_FIELDS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
@@ -37,16 +42,18 @@ export function commonFields(requestId: string, rateLimit?: RateLimitState): Rec
   return { "X-Request-Id": requestId, ...BASIC_FIELDS, ...(rateLimit && rateLimitFields(rateLimit)) };
 }
 
+/** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): "default" is the plan's request rate, "usage" the usage-read budget. */
+function rateLimitFields(s: RateLimitState, policy: "default" | "usage" = "default"): Record<string, string> {
+  return { "RateLimit-Policy": `"${policy}";q=${s.limit};w=${s.windowSeconds}`, RateLimit: `"${policy}";r=${s.remaining};t=${s.resetSeconds}` };
+}
+
 /**
  * The one place answers are written from. It gives the request its id (the client's own X-Request-Id when
- * sane), lets the rest of the chain decide the answer, and writes it for Koa to send:
- * - an error, thrown or not, becomes problem+json: a domain refusal through problemForRefusal, the edge's
- *   one translation of them; an unexpected error is logged by name only (its message may hold SQL or
- *   input) and answered with a bare 500. Headers set before it (RateLimit fields) stay. A request whose
- *   client went away while it was being read is no error of the server's: logged at info and given
- *   status 499, which nobody receives;
- * - a plain object or array body becomes its JSON text (JSON.stringify), with its type; a body that cannot
- *   be encoded at all is a bug, logged by name and answered 500;
+ * sane), and writes the answer the rest of the chain decided for Koa to send:
+ * - an error becomes problem+json (toProblem); an unexpected one is logged by name only (its message may
+ *   hold SQL or input) and answered with a bare 500. Headers set before it (RateLimit fields) stay;
+ * - a plain object or array body becomes its JSON text (Koa typed it JSON when it was set); a body that
+ *   cannot be encoded is a bug, logged by name and answered 500;
  * - the common fields go on, the answer's own headers winning over them (a refusal's RateLimit fields for
  *   another budget).
  *
@@ -61,7 +68,24 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
     const sent = ctx.get("X-Request-Id");
     ctx.state.requestId = SANE_REQUEST_ID.test(sent) ? sent : newRequestId();
     try {
-      await write(ctx, next, logger, onStoreError);
+      try {
+        await next();
+      } catch (error) {
+        writeProblem(ctx, error, logger, onStoreError);
+      }
+      if (ctx.res.headersSent) return;
+      const body: unknown = ctx.body;
+      if (typeof body === "object" && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== "function") {
+        try {
+          ctx.body = JSON.stringify(body);
+        } catch (error) {
+          logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "answer not encodable");
+          setProblem(ctx, internalError());
+          ctx.body = JSON.stringify(ctx.body);
+        }
+      }
+      const fields = commonFields(ctx.state.requestId, ctx.state.rateLimit);
+      for (const name in fields) if (!ctx.res.hasHeader(name)) ctx.res.setHeader(name, fields[name]!);
     } finally {
       if (logRequests) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -71,70 +95,114 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
   };
 }
 
-async function write(ctx: ParameterizedContext<AppState>, next: () => Promise<unknown>, logger: Logger, onStoreError?: () => void): Promise<void> {
-  try {
-    await next();
-  } catch (error) {
-    writeProblem(ctx, error, logger, onStoreError);
-  }
-  if (ctx.res.headersSent) return;
-  encode(ctx, logger);
-  addFields(ctx.res, commonFields(ctx.state.requestId, ctx.state.rateLimit));
-}
-
 function writeProblem(ctx: ParameterizedContext<AppState>, error: unknown, logger: Logger, onStoreError?: () => void): void {
   if (error instanceof ClientGone) {
-    // Nobody is left to answer: logged as what it is, and counted apart from the server's own faults.
+    // Nobody is left to answer: logged as what it is, and counted apart from the server's own faults with
+    // the status nginx gives a request its client gave up on.
     logger.info({ request_id: ctx.state.requestId }, "client aborted");
-    ctx.status = CLIENT_CLOSED_REQUEST;
+    ctx.status = 499;
     return;
   }
-  const problem = toProblem(error);
   if (error instanceof StoreUnavailable) onStoreError?.();
-  if (problem.status >= 500 && problem.code === "internal_error") {
+  const problem = toProblem(error);
+  if (problem.code === "internal_error") {
     const e = error as { name?: unknown; code?: unknown };
     logger.error({ request_id: ctx.state.requestId, err: { name: e?.name, code: e?.code } }, "unexpected error");
   }
-  ctx.set(problem.extras.headers ?? {});
+  setProblem(ctx, problem);
+}
+
+function setProblem(ctx: ParameterizedContext<AppState>, problem: HttpProblem): void {
+  ctx.set(problem.headers);
   ctx.status = problem.status;
   ctx.type = "application/problem+json";
   ctx.body = problem.body(ctx.state.requestId);
 }
 
+const internalError = () => new HttpProblem("internal_error", "An unexpected error occurred; quote the request id when asking for help.");
+
+// RFC 6750: a request without a key gets the bare challenge; a key that was sent and failed gets
+// error="invalid_token", so a client can tell "send a key" from "this key will never work".
+const CHALLENGE = 'Bearer realm="iccid"';
+const INVALID_TOKEN = 'Bearer realm="iccid", error="invalid_token"';
+
+const KEY_DETAILS: Record<KeyRejection, string> = {
+  missing: "Send your API key as Authorization: Bearer <key>.",
+  malformed: "The API key is malformed.",
+  unknown: "The API key is not known.",
+  revoked: "The API key was revoked.",
+  expired: "The API key has expired.",
+};
+
+const ROLL_DETAILS: Record<RollRefusal, string> = {
+  revoked: "The API key was revoked; create a new one instead.",
+  expired: "The API key has expired; create a new one instead.",
+  rolled_already: "The API key was rolled already; roll its successor instead.",
+};
+
+// Never the looked-up value itself: the client sent it and gains nothing from having it echoed.
+const MISSING_DETAILS: Record<Missing, string> = {
+  account: "No such account.",
+  plan: "No such plan.",
+  api_key: "No such API key.",
+};
+
+const BUDGET_WORDS: Record<RateBudget, string> = {
+  requests: "requests",
+  usage_reads: "usage reads",
+  sign_in: "sign-in attempts",
+};
+
+/**
+ * An error as the problem it is answered with; the HTTP edge's one translation of domain refusals: status
+ * (from the problem code), detail words for API clients, members such as `errors[]` with JSON Pointers,
+ * and the headers that belong to the answer (WWW-Authenticate, Retry-After, RateLimit fields).
+ */
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
-  if (error instanceof Refusal) return problemForRefusal(error);
-  if (error instanceof StoreUnavailable) {
-    return new HttpProblem("unavailable", "The store is unavailable; retry shortly.", { retry_after: 1, headers: { "Retry-After": "1" } });
-  }
-  // Errors raised by Koa itself carry an HTTP status; keep the client-side ones meaningful.
-  const status = (error as { status?: unknown })?.status;
-  if (status === 413) return new HttpProblem("payload_too_large");
-  if (status === 415) return new HttpProblem("unsupported_media_type");
-  if (status === 400 || status === 422) return new HttpProblem("malformed_json", "The request could not be read.");
-  if (status === 404) return new HttpProblem("not_found");
+  if (error instanceof Refusal) return refusalProblem(error);
+  if (error instanceof StoreUnavailable) return new HttpProblem("unavailable", "The store is unavailable; retry shortly.", { retry_after: 1 });
   return internalError();
 }
 
-const internalError = () => new HttpProblem("internal_error", "An unexpected error occurred; quote the request id when asking for help.");
-
-/** A plain object or array body becomes its JSON text; any other body (bytes, text, a stream, none) stays as it is. */
-function encode(ctx: ParameterizedContext<AppState>, logger: Logger): void {
-  const body: unknown = ctx.body;
-  if (typeof body !== "object" || body === null || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === "function") return;
-  try {
-    const json = JSON.stringify(body);
-    if (!ctx.res.hasHeader("Content-Type")) ctx.set("Content-Type", JSON_CONTENT_TYPE);
-    ctx.body = json;
-  } catch (error) {
-    logger.error({ request_id: ctx.state.requestId, err: { name: (error as Error)?.name } }, "answer not encodable");
-    const problem = internalError();
-    ctx.status = problem.status;
-    ctx.set("Content-Type", "application/problem+json");
-    ctx.body = JSON.stringify(problem.body(ctx.state.requestId));
+function refusalProblem(refusal: Refusal): HttpProblem {
+  if (refusal instanceof KeyRejected) {
+    const challenge = refusal.reason === "missing" ? CHALLENGE : INVALID_TOKEN;
+    return new HttpProblem(refusal.code, KEY_DETAILS[refusal.reason], { headers: { "WWW-Authenticate": challenge } });
   }
-}
-
-function addFields(res: ServerResponse, fields: Record<string, string>): void {
-  for (const name in fields) if (!res.hasHeader(name)) res.setHeader(name, fields[name]!);
+  if (refusal instanceof InsufficientScope) {
+    // RFC 6750 §3.1: the scope the token lacks, in the challenge too.
+    return new HttpProblem(refusal.code, `The API key lacks the ${refusal.scope} scope.`, {
+      required_scope: refusal.scope,
+      headers: { "WWW-Authenticate": `Bearer realm="iccid", error="insufficient_scope", scope="${refusal.scope}"` },
+    });
+  }
+  if (refusal instanceof KeyNotRollable) return new HttpProblem(refusal.code, ROLL_DETAILS[refusal.reason]);
+  if (refusal instanceof SubscriptionInactive) return new HttpProblem(refusal.code, `The account's subscription is ${refusal.status}.`);
+  if (refusal instanceof InvalidCredentials) return new HttpProblem(refusal.code, "The email or password is wrong.");
+  if (refusal instanceof RateLimited) {
+    // The account's own budgets also show their RateLimit fields.
+    const { budget, retryAfterSeconds, state } = refusal;
+    const words = BUDGET_WORDS[budget];
+    const detail = state ? `Over ${state.limit} ${words} per ${state.windowSeconds} s.` : `Too many ${words}; try again later.`;
+    const headers = state && rateLimitFields(state, budget === "usage_reads" ? "usage" : "default");
+    return new HttpProblem(refusal.code, detail, { retry_after: retryAfterSeconds, headers });
+  }
+  if (refusal instanceof QuotaExceeded) {
+    return new HttpProblem(refusal.code, refusal.message, { retry_after: refusal.retryAfterSeconds, resets_at: rfc3339(refusal.resetsAt) });
+  }
+  if (refusal instanceof InvalidInput) {
+    const errors = refusal.issues.map((issue) => ({ pointer: jsonPointer(issue.field), code: issue.code, detail: issue.detail }));
+    return new HttpProblem(refusal.code, refusal.message, { errors });
+  }
+  if (refusal instanceof IdempotencyKeyReused) {
+    return new HttpProblem(refusal.code, "This Idempotency-Key was used in the last 24 hours with another body; use a new key for a new request.");
+  }
+  if (refusal instanceof IdempotencyKeyInUse) {
+    const detail = "A request with this Idempotency-Key is still being answered; retry after Retry-After.";
+    return new HttpProblem(refusal.code, detail, { retry_after: refusal.retryAfterSeconds });
+  }
+  if (refusal instanceof NotFound) return new HttpProblem(refusal.code, MISSING_DETAILS[refusal.missing]);
+  // A refusal without wording of its own here still answers with its code; its message is domain words.
+  return new HttpProblem(refusal.code, refusal.message);
 }

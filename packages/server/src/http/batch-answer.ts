@@ -1,11 +1,10 @@
-import type { Context, ParameterizedContext } from "koa";
+import type { ParameterizedContext } from "koa";
 import type { ChargedBatch } from "../services/batch-tally.js";
 import type { AppState } from "./state.js";
 
 /**
  * A batch answer's CSV form, which a route declares beside its JSON schema: the header line and the row
- * of one item, each line ending in "\n". A form of the items some batch makes, kept where the item type is
- * not known (the route table) as `CsvForm<never>`.
+ * of one item, each line ending in "\n". Where the item type is not known (the route table), `CsvForm<never>`.
  */
 export interface CsvForm<I> {
   header: string;
@@ -14,22 +13,16 @@ export interface CsvForm<I> {
 
 const CSV_CONTENT_TYPE = "text/csv; charset=utf-8; header=present";
 
-/** CSV when the request's Accept prefers text/csv to application/json; JSON otherwise (no Accept, any other). */
-function prefersCsv(ctx: Context): boolean {
-  return ctx.get("Accept") !== "" && ctx.accepts("application/json", "text/csv") === "text/csv";
-}
-
 /**
  * Answers a batch with the items `batch` makes and the summary it returns when they are done: as JSON,
- * `{ results, summary }` (the answer writer encodes it); as CSV, when the route declares a CSV form
- * (`response.csv`) and the request's Accept prefers it, the header line and each item's row. The answer
- * is set only once the batch's charge, which `batch` started when its items were done, is made: a refused
- * charge throws, and the answer is that problem.
+ * `{ results, summary }`; as CSV, when the route declares a CSV form (`response.csv`) and the request's
+ * Accept prefers text/csv to application/json, the header line and each item's row. The answer is set
+ * only once the batch's charge, which `batch` started when its items were done, is made: a refused charge
+ * throws, and the answer is that problem.
  */
 export async function answerBatch<I>(ctx: ParameterizedContext<AppState>, batch: Iterator<I, ChargedBatch>): Promise<void> {
-  // The route's form is of the items its own batch makes.
   const csv = ctx.state.declared?.csv as CsvForm<I> | undefined;
-  const form = csv && prefersCsv(ctx) ? csv : undefined;
+  const form = csv && ctx.get("Accept") !== "" && ctx.accepts("application/json", "text/csv") === "text/csv" ? csv : undefined;
   const results: I[] = [];
   let step = batch.next();
   for (; !step.done; step = batch.next()) results.push(step.value);

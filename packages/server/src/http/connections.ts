@@ -3,28 +3,24 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { ProblemCode } from "@iccid/core";
 import type { Middleware } from "koa";
+import type { ServerSettings } from "../settings.js";
 import { commonFields, newRequestId } from "./answer-writer.js";
 import { HttpProblem } from "./problem.js";
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface UnsentAnswerLimits {
-  /** An answer not handed to the kernel in full this long after it was written: its connection is dropped. */
-  sendTimeoutMs: number;
-  /** Past this many bytes of answers waiting in the process for their clients to read, new requests get 503. */
-  unsentLimitBytes: number;
-}
-
-/** A connection with a request being answered: that answer, since when it waits written but unsent (0 until then), the requests behind it. */
+/**
+ * A connection with a request being answered: that answer, since when it waits written but unsent (0 until
+ * then), the requests behind it, and whether the connection is paused so that nothing more comes in.
+ */
 interface Busy {
   current: ServerResponse;
   since: number;
   waiting: Array<[IncomingMessage, ServerResponse]>;
-  /** The connection is not being read, so that nothing more comes in behind the waiting requests. */
   paused: boolean;
 }
 
-/** How often the answers are looked at: often enough that a timeout is kept within a tenth of a second or so. */
+/** How often the answers are looked at, so that a timeout is kept within a tenth of a second or so. */
 const SWEEP_MS = 100;
 
 // What Node's HTTP parser reports, as the problem the client gets (Node itself would answer a bare
@@ -61,7 +57,7 @@ export class Connections {
   #sweeper: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly limits: UnsentAnswerLimits,
+    private readonly limits: Pick<ServerSettings, "sendTimeoutMs" | "unsentLimitBytes">,
     /** Told of each connection dropped for an answer that did not leave in time. */
     private readonly onDrop: () => void = () => {},
   ) {}
@@ -70,14 +66,9 @@ export class Connections {
     return this.#inFlight;
   }
 
-  /** Bytes of answers held in the process for clients, at the last look. */
-  get heldBytes(): number {
-    return this.#held;
-  }
-
-  /** Starts looking at the answers (a timer that does not keep the process alive). */
+  /** Starts looking at the answers, on a timer that does not keep the process alive. */
   start(): void {
-    this.#sweeper ??= setInterval(() => this.sweep(Date.now()), SWEEP_MS).unref();
+    this.#sweeper ??= setInterval(() => this.#sweep(Date.now()), SWEEP_MS).unref();
   }
 
   stop(): void {
@@ -85,8 +76,7 @@ export class Connections {
     this.#sweeper = undefined;
   }
 
-  /** One look at every answer being sent: what they hold, and which ran out of time. */
-  sweep(now: number): void {
+  #sweep(now: number): void {
     let held = 0;
     for (const busy of this.#busy.values()) {
       const res = busy.current;
@@ -102,19 +92,15 @@ export class Connections {
   }
 
   /**
-   * Before the routes: 503 with Retry-After while the answers held are over the limit (an answer that is
-   * held too: its client may not read it either); then the two refusals Node would otherwise write itself,
-   * bare: an HTTP/1.1 request without `Host` (RFC 9112 §3.2; the server is made with
-   * `requireHostHeader: false`) and an `Expect` other than `100-continue` (the server's `checkExpectation`
-   * requests come here; RFC 9110 §10.1.1), both `bad_request` problems after which the connection closes.
+   * Before the routes: 503 while the answers held are over the limit (a new answer would be held too),
+   * then the two refusals Node would otherwise write bare: an HTTP/1.1 request without `Host` (RFC 9112
+   * §3.2; the server is made with `requireHostHeader: false`) and an `Expect` other than `100-continue`
+   * (RFC 9110 §10.1.1; `checkExpectation` requests come here), `bad_request` problems that close the connection.
    */
   guard(): Middleware {
     return (ctx, next) => {
       if (this.#held > this.limits.unsentLimitBytes) {
-        throw new HttpProblem("unavailable", "The server holds too many answers its clients have not read; retry shortly.", {
-          retry_after: 1,
-          headers: { "Retry-After": "1" },
-        });
+        throw new HttpProblem("unavailable", "The server holds too many answers its clients have not read; retry shortly.", { retry_after: 1 });
       }
       const req = ctx.req;
       if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
@@ -126,7 +112,7 @@ export class Connections {
     };
   }
 
-  /** The server's `request` (and `checkExpectation`) listener, handing requests to `handle` one at a time per connection. */
+  /** The server's `request` (and `checkExpectation`) listener: `handle` gets one request at a time per connection. */
   listener(handle: RequestListener): RequestListener {
     return (req, res) => {
       const socket = req.socket;
@@ -165,7 +151,7 @@ export class Connections {
     busy.current = res;
     busy.since = 0;
     this.#inFlight++;
-    // "close" follows "finish" (the last byte handed to the kernel), or the connection's end, whichever first.
+    // After "finish" (the last byte handed to the kernel), or at the connection's end, whichever first.
     res.once("close", () => {
       this.#inFlight--;
       this.#next(handle, socket, busy);
@@ -176,7 +162,6 @@ export class Connections {
   #next(handle: RequestListener, socket: Socket, busy: Busy): void {
     const following = busy.waiting.shift();
     if (following === undefined || socket.destroyed) {
-      // Nothing waits, or nobody is left to answer: the connection is free (and read again, if it was paused).
       this.#busy.delete(socket);
       if (busy.paused && !socket.destroyed) socket.resume();
       return;
@@ -200,7 +185,6 @@ function writeProblem(error: Error & { code?: string }, socket: Duplex): void {
   const requestId = newRequestId();
   const body = JSON.stringify(problem.body(requestId));
   const fields = { "Content-Type": "application/problem+json", "Content-Length": String(Buffer.byteLength(body)), ...commonFields(requestId), Connection: "close" };
-  let head = "";
-  for (const [name, value] of Object.entries(fields)) head += `${name}: ${value}\r\n`;
-  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n${body}`, () => socket.destroy());
+  const head = Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head.join("")}\r\n${body}`, () => socket.destroy());
 }

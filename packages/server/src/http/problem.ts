@@ -5,11 +5,11 @@ export interface ProblemExtras {
   retry_after?: number;
   resets_at?: string;
   required_scope?: string;
-  /** Response headers that belong to this answer (Retry-After, Allow, WWW-Authenticate). */
+  /** Response headers that belong to this answer (Allow, WWW-Authenticate, RateLimit fields). */
   headers?: Record<string, string>;
 }
 
-/** An error that is an answer: thrown anywhere, turned into problem+json by the problem middleware. */
+/** An error that is an answer: thrown anywhere, written as problem+json by the answer writer. */
 export class HttpProblem extends Error {
   readonly status: number;
 
@@ -21,6 +21,12 @@ export class HttpProblem extends Error {
     super(detail);
     this.name = "HttpProblem";
     this.status = PROBLEM_CODES[code].status;
+  }
+
+  /** The answer's own headers: those given, and Retry-After whenever the body has `retry_after`. */
+  get headers(): Record<string, string> {
+    const { headers, retry_after } = this.extras;
+    return retry_after === undefined ? (headers ?? {}) : { ...headers, "Retry-After": String(retry_after) };
   }
 
   body(requestId: string): Problem {

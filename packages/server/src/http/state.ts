@@ -2,7 +2,13 @@ import type { RateLimitState } from "../domain/rate-limit-state.js";
 import type { ClaimedRequest } from "../services/idempotent-requests.js";
 import type { ActiveSession } from "../services/sessions.js";
 import type { Payer } from "../store/store.js";
-import type { DeclaredAnswer } from "./answer-writer.js";
+import type { CsvForm } from "./batch-answer.js";
+
+/** What the route table says a route answers when it succeeds: its status, and its CSV form if it has one (a batch's). */
+export interface DeclaredAnswer {
+  status: number;
+  csv?: CsvForm<never>;
+}
 
 /** What middleware leaves on `ctx.state` for the handlers after it. */
 export interface AppState {

@@ -1,31 +1,22 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { RateLimited, type RateBudget } from "../domain/refusals.js";
+import type { Plan } from "../store/store.js";
 
 /**
- * A budget of points per window for each key, as the services consume it: rate-limiter-flexible's limiters
- * in memory (RateLimiterMemory) and in Redis (redis-limiters.ts) both are one. `consume` rejects
- * with the RateLimiterRes it leaves when that is past the budget.
+ * A budget of points per window for each key, as rate-limiter-flexible keeps it (RateLimiterMemory, or
+ * RateLimiterRedis in redis-limiters.ts): `consume` rejects with the RateLimiterRes it leaves when that
+ * is past the budget.
  */
-export interface Limiter {
-  consume(key: string, points?: number): Promise<RateLimiterRes>;
-  reward(key: string, points?: number): Promise<RateLimiterRes>;
-  get(key: string): Promise<RateLimiterRes | null>;
-  delete(key: string): Promise<boolean>;
-}
+export type Limiter = Pick<RateLimiterAbstract, "consume" | "reward" | "get" | "delete">;
 
 /** Makes a limiter of `points` per `durationSeconds`; `keyPrefix` keeps limiters' counters apart. */
 export type LimiterFactory = (points: number, durationSeconds: number, keyPrefix: string) => Limiter;
 
-/** What a plan says of the request rate: a store's plan row is one. */
-export interface Plan {
-  readonly rate_limit: number;
-  readonly window_seconds: number;
-}
-
 /** Counters in this process: right for one instance. */
-export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) =>
-  new RateLimiterMemory({ points, duration, keyPrefix });
+export const memoryLimiters: LimiterFactory = (points, duration, keyPrefix) => new RateLimiterMemory({ points, duration, keyPrefix });
+
+type PlanRate = Pick<Plan, "rate_limit" | "window_seconds">;
 
 /**
  * Per-account request rate from the account's plan (a batch is one request). One limiter per distinct
@@ -36,20 +27,19 @@ export class AccountRateLimiter {
 
   constructor(private readonly factory: LimiterFactory = memoryLimiters) {}
 
-  #limiter(plan: Plan): Limiter {
+  #limiter(plan: PlanRate): Limiter {
     const id = `${plan.rate_limit}/${plan.window_seconds}`;
     let limiter = this.#limiters.get(id);
     if (!limiter) this.#limiters.set(id, (limiter = this.factory(plan.rate_limit, plan.window_seconds, `rl:${id}`)));
     return limiter;
   }
 
-  /** Spends one request, or refuses with the state the account is then in (it is told its RateLimit fields). */
-  consume(accountId: string, plan: Plan): Promise<RateLimitState> {
+  consume(accountId: string, plan: PlanRate): Promise<RateLimitState> {
     return consumeOrRefuse(this.#limiter(plan), accountId, "requests", plan.rate_limit, plan.window_seconds);
   }
 
   /** The current state without consuming a request (for usage reads). */
-  async peek(accountId: string, plan: Plan): Promise<RateLimitState> {
+  async peek(accountId: string, plan: PlanRate): Promise<RateLimitState> {
     const res = await this.#limiter(plan).get(accountId);
     if (!res) return { limit: plan.rate_limit, windowSeconds: plan.window_seconds, remaining: plan.rate_limit, resetSeconds: 0 };
     return limitState(plan.rate_limit, plan.window_seconds, res);
@@ -57,16 +47,66 @@ export class AccountRateLimiter {
 }
 
 /**
+ * Usage reads have a budget of their own per account (policy "usage"), apart from the plan's request rate
+ * they do not consume: a report reads many rows, so unlimited reads by one account slowed everyone's lookups.
+ */
+export class UsageReadLimit {
+  readonly #limiter: Limiter;
+
+  constructor(
+    factory: LimiterFactory,
+    private readonly reads: number,
+    private readonly windowSeconds: number,
+  ) {
+    this.#limiter = factory(reads, windowSeconds, "usage-reads");
+  }
+
+  async take(accountId: string): Promise<void> {
+    await consumeOrRefuse(this.#limiter, accountId, "usage_reads", this.reads, this.windowSeconds);
+  }
+}
+
+/**
+ * Counts sign-in attempts per email and per client IP. Each attempt takes its point atomically BEFORE the
+ * password is checked, so parallel guesses cannot all pass a check that ran before any of them failed;
+ * once either budget is used up, attempts are refused (`RateLimited`) without checking the password. A success
+ * clears the email's count and gives the IP its point back, so only failures use them up.
+ */
+export class LoginThrottle {
+  readonly #byEmail: Limiter;
+  readonly #byIp: Limiter;
+
+  constructor(factory: LimiterFactory, perEmail: number, perIp: number, windowSeconds: number) {
+    this.#byEmail = factory(perEmail, windowSeconds, "login:email");
+    this.#byIp = factory(perIp, windowSeconds, "login:ip");
+  }
+
+  /** Takes one attempt from both budgets, or refuses with the longer wait when either is used up. */
+  async attempt(email: string, ip: string): Promise<void> {
+    const results = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
+    const refusals: RateLimiterRes[] = [];
+    for (const result of results) {
+      if (result.status === "fulfilled") continue;
+      if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+      refusals.push(result.reason);
+    }
+    if (refusals.length === 0) return;
+    const retryAfter = Math.max(1, ...refusals.map((res) => Math.ceil(res.msBeforeNext / 1000)));
+    // No budget state: these budgets count an email and an IP, not an account, so sign-in answers carry
+    // Retry-After but no RateLimit fields.
+    throw new RateLimited("sign_in", retryAfter);
+  }
+
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([this.#byEmail.delete(email), this.#byIp.reward(ip, 1)]);
+  }
+}
+
+/**
  * Spends one point of `key`'s budget and answers the state it leaves; over the budget, refuses with
  * `RateLimited` carrying that state, so the account is told its RateLimit fields.
  */
-export async function consumeOrRefuse(
-  limiter: Limiter,
-  key: string,
-  budget: RateBudget,
-  limit: number,
-  windowSeconds: number,
-): Promise<RateLimitState> {
+async function consumeOrRefuse(limiter: Limiter, key: string, budget: RateBudget, limit: number, windowSeconds: number): Promise<RateLimitState> {
   try {
     return limitState(limit, windowSeconds, await limiter.consume(key, 1));
   } catch (rejection) {

@@ -1,4 +1,5 @@
 import { Redis, type Cluster } from "ioredis";
+import type { Logger } from "pino";
 import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import type { Limiter, LimiterFactory } from "./rate-limit.js";
 
@@ -53,4 +54,37 @@ export function redisReady(redis: Redis, timeoutMs = 3_000): Promise<boolean> {
       resolve(true);
     });
   });
+}
+
+/**
+ * Whether the rate limits' Redis answers, as the client sees it: ready, or not (refused, unreachable, or
+ * connected but silent past the socket timeout, which drops the connection). While it does not, the
+ * limiters answer from each instance's memory and readiness says so. The change each way is logged once,
+ * not every reconnect attempt; a Redis that answers from the start is not mentioned (the server's
+ * "listening" line names it), one that does not is logged as an outage, from its first failure.
+ */
+export class RedisHealth {
+  constructor(
+    private readonly redis: Redis,
+    logger?: Logger,
+  ) {
+    let down = false;
+    let lastError: string | undefined;
+    redis.on("error", (error: Error) => (lastError = error.message));
+    // "reconnecting", not "close": a connection closed on purpose (quit at shutdown) is not a fault.
+    redis.on("reconnecting", () => {
+      if (down) return;
+      down = true;
+      logger?.warn({ reason: lastError ?? "connection closed" }, "redis not answering: rate limits are per instance until it answers");
+    });
+    redis.on("ready", () => {
+      lastError = undefined;
+      if (down) logger?.info("redis answering: rate limits are shared again");
+      down = false;
+    });
+  }
+
+  get answering(): boolean {
+    return this.redis.status === "ready";
+  }
 }

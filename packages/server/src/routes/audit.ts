@@ -1,5 +1,5 @@
 import { AuditPage, AuditQuery } from "@iccid/core";
-import { parseInput } from "../http/json-body.js";
+import { parseInput } from "../http/guards.js";
 import { defineRoute } from "./route.js";
 
 /** The signed-in account's audit trail, newest first, a page at a time (the account page's Activity list). */

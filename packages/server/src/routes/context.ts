@@ -1,6 +1,5 @@
 import type { DecoderSource } from "../decode/live-decoder.js";
-import type { AccountRateLimiter } from "../limits/rate-limit.js";
-import type { UsageReadLimit } from "../limits/usage-read-limit.js";
+import type { AccountRateLimiter, UsageReadLimit } from "../limits/rate-limit.js";
 import type { ApiKeys } from "../services/api-keys.js";
 import type { AuditTrail } from "../services/audit-trail.js";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";

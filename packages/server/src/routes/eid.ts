@@ -1,6 +1,6 @@
 import { EidBatchRequest, EidBatchResult, EidLookupRequest, EidResult } from "@iccid/core";
 import { answerBatch } from "../http/batch-answer.js";
-import { parseInput } from "../http/json-body.js";
+import { parseInput } from "../http/guards.js";
 import { defineRoute, type Route } from "./route.js";
 
 // As the ICCID routes: both consume a request of the rate limit, and quota for what they answer.

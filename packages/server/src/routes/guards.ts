@@ -1,7 +1,6 @@
 import type { ProblemCode } from "@iccid/core";
-import { bearer, csrfGuard, keyOrSession, requireSession } from "../http/auth.js";
+import { bearer, csrfGuard, jsonBody, keyOrSession, requireSession } from "../http/guards.js";
 import { idempotency } from "../http/idempotency.js";
-import { jsonBody } from "../http/json-body.js";
 import type { AppState } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import type { Route, RouteHandler } from "./route.js";

@@ -1,6 +1,6 @@
 import { BatchRequest, BatchResult, csvLine, LOOKUP_ROW_COLUMNS, LookupRequest, LookupResult, lookupRowCsv, type BatchItem } from "@iccid/core";
 import { answerBatch, type CsvForm } from "../http/batch-answer.js";
-import { parseInput } from "../http/json-body.js";
+import { parseInput } from "../http/guards.js";
 import { defineRoute, type Route } from "./route.js";
 
 // Both consume a request of the rate limit, and quota for what they answer; the account page calls them

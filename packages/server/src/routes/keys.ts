@@ -1,5 +1,5 @@
 import { CreatedKey, CreateKeyRequest, KeyList, RollKeyRequest, type KeyRecord } from "@iccid/core";
-import { parseInput } from "../http/json-body.js";
+import { parseInput } from "../http/guards.js";
 import { sessionOrigin } from "./audit-origin.js";
 import { defineRoute, type Route } from "./route.js";
 

@@ -1,9 +1,8 @@
 import Router, { type RouterContext } from "@koa/router";
 import { METHODS } from "node:http";
 import type { Middleware } from "koa";
-import type { DeclaredAnswer } from "../http/answer-writer.js";
 import { HttpProblem } from "../http/problem.js";
-import type { AppState } from "../http/state.js";
+import type { AppState, DeclaredAnswer } from "../http/state.js";
 import type { RouteServices } from "./context.js";
 import { guards } from "./guards.js";
 import type { Route, RouteContext } from "./route.js";

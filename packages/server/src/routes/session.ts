@@ -1,6 +1,5 @@
 import { LoginRequest, Session } from "@iccid/core";
-import { parseInput } from "../http/json-body.js";
-import { setSessionCookie } from "../http/auth.js";
+import { parseInput, setSessionCookie } from "../http/guards.js";
 import { defineRoute, type Route } from "./route.js";
 
 export const sessionRoutes: Route[] = [

@@ -1,5 +1,5 @@
 import { Usage, UsageQuery } from "@iccid/core";
-import { parseInput } from "../http/json-body.js";
+import { parseInput } from "../http/guards.js";
 import { defineRoute } from "./route.js";
 
 export const usageRoute = defineRoute({

@@ -3,7 +3,7 @@ import type { Session as SessionBody } from "@iccid/core";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
 import { InvalidCredentials, RateLimited } from "../domain/refusals.js";
-import type { LoginThrottle } from "../limits/login-throttle.js";
+import type { LoginThrottle } from "../limits/rate-limit.js";
 import type { Account, AccountStore, AuditStore, CredentialStore, SessionRow } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
 import { AuditTrail } from "./audit-trail.js";
