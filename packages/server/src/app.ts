@@ -15,7 +15,7 @@ import { ROUTE_TABLE } from "./routes/table.js";
 import { ApiKeys } from "./services/api-keys.js";
 import { AuditTrail } from "./services/audit-trail.js";
 import { IdempotentRequests } from "./services/idempotent-requests.js";
-import { MemoryClaims, type InFlightClaims } from "./services/in-flight-claims.js";
+import { MemoryClaims, type InFlightClaims } from "./services/idempotent-requests.js";
 import { Lookups } from "./services/lookups.js";
 import { EidLookups } from "./services/eid-lookups.js";
 import { EidDecoder } from "./decode/eid-decoder.js";

@@ -7,7 +7,7 @@ import { createApp } from "../src/app.js";
 import { loadDecoder } from "../src/decode/load.js";
 import { listen } from "../src/http-server.js";
 import { connectRedis, redisLimiters, redisReady } from "../src/limits/redis-limiters.js";
-import type { InFlightClaims } from "../src/services/in-flight-claims.js";
+import type { InFlightClaims } from "../src/services/idempotent-requests.js";
 import { RedisClaims } from "../src/services/redis-claims.js";
 import type { ServerMetrics } from "../src/metrics/prometheus.js";
 import { Accounts } from "../src/services/accounts.js";

@@ -3,7 +3,6 @@ import { IDEMPOTENCY_WINDOW_MS } from "../domain/idempotency-window.js";
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../domain/refusals.js";
 import type { IdempotencyStore, Proof, ProvenRequest } from "../store/store.js";
 import type { Clock } from "../time.js";
-import type { InFlightClaims } from "./in-flight-claims.js";
 
 /** What a duplicate of a request in flight is told to wait, in whole seconds. */
 const IN_FLIGHT_RETRY_SECONDS = 1;
@@ -134,5 +133,39 @@ export class IdempotentRequests {
     })()
       .catch(() => undefined)
       .finally(() => (this.#sweeping = false));
+  }
+}
+
+/**
+ * The requests with an Idempotency-Key being answered right now, by their hashed key (Proof.key): the first
+ * takes the key and holds it until it ends; a duplicate meanwhile learns the body of the one holding it.
+ */
+export interface InFlightClaims {
+  /** Takes `key` for a request with `fingerprint`: undefined when taken, else the fingerprint of the request holding it. */
+  take(key: Buffer, fingerprint: Buffer): Promise<Buffer | undefined>;
+  release(key: Buffer): Promise<void>;
+}
+
+/**
+ * The claims of one process, in memory: enough wherever one process answers for the store (SQLite, whose
+ * file one server holds: store/sqlite/server-lock.ts). A claim ends with its process.
+ */
+export class MemoryClaims implements InFlightClaims {
+  readonly #held = new Map<string, Buffer>();
+
+  async take(key: Buffer, fingerprint: Buffer): Promise<Buffer | undefined> {
+    return this.takeNow(key, fingerprint);
+  }
+
+  takeNow(key: Buffer, fingerprint: Buffer): Buffer | undefined {
+    const name = key.toString("latin1");
+    const holder = this.#held.get(name);
+    if (holder) return holder;
+    this.#held.set(name, fingerprint);
+    return undefined;
+  }
+
+  async release(key: Buffer): Promise<void> {
+    this.#held.delete(key.toString("latin1"));
   }
 }

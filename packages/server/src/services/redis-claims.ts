@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { MemoryClaims, type InFlightClaims } from "./in-flight-claims.js";
+import { MemoryClaims, type InFlightClaims } from "./idempotent-requests.js";
 
 /**
  * How long a claim outlives an instance that stopped while answering: far longer than any request of these

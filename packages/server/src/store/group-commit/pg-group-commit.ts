@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { chargeByGroups, chargeGroups, type ChargeGroup } from "./charge-groups.js";
+import { chargeByGroups, chargeGroups, type ChargeGroup } from "./group-commit.js";
 import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";

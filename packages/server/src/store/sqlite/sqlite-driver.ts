@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
 import { GrantCache } from "../grant-cache.js";
-import { chargeByGroups } from "../group-commit/charge-groups.js";
+import { chargeByGroups } from "../group-commit/group-commit.js";
 import { GroupCommit } from "../group-commit/group-commit.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
@@ -117,7 +117,7 @@ export class SqliteDriver implements SqlDriver {
 
   /**
    * A commit's charges with their proofs: the proofs first, so that a request proven already (answered
-   * meanwhile: a replay) is charged nothing; then the others by groups (charge-groups.ts); last, the
+   * meanwhile: a replay) is charged nothing; then the others by groups (group-commit.ts); last, the
    * proof of a charge the quota refused goes again, as its request proved nothing.
    */
   #chargeAndProve(charges: readonly Charge[]): ChargeOutcome[] {
