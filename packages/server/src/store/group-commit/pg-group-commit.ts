@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { chargeByGroups, chargeGroups, type ChargeGroup } from "./group-commit.js";
 import { StoreUnavailable } from "../errors.js";
-import type { Charge, ChargeOutcome } from "../store.js";
+import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
 import { ChargeRefunds } from "./charge-refunds.js";
 import { CommitConnection } from "./commit-connection.js";
@@ -72,43 +72,26 @@ export class PgGroupCommit {
 
 /**
  * commit_charges' arrays, as PostgreSQL's array literals: the groups' counters, lookups and sizes, then
- * every charge's lookups and proof (hex, NULL for none), group by group. Written here rather than by pg's value mapping, which escapes
- * every element of every array whatever its type.
+ * every charge's lookups and proof (hex, NULL for none), group by group. Written here rather than by pg's
+ * value mapping, which escapes every element of every array whatever its type.
  */
 function groupColumns(charges: readonly Charge[], groups: readonly ChargeGroup[]): string[] {
-  // One pass over the groups fills every column: no intermediate array or closure per column.
-  const account: string[] = [];
-  const period: number[] = [];
-  const limit: number[] = [];
-  const bucket: number[] = [];
-  const key: string[] = [];
-  const lookups: number[] = [];
-  const sizes: number[] = [];
-  const each: number[] = [];
-  const proofs: string[] = [];
-  const fingerprints: string[] = [];
-  const statuses: number[] = [];
-  const times: number[] = [];
-  for (const { merged, requests, indexes } of groups) {
-    account.push(merged.account_id);
-    period.push(merged.period_start);
-    limit.push(merged.quota_limit);
-    bucket.push(merged.bucket_start);
-    key.push(merged.key_id);
-    lookups.push(merged.lookups);
-    sizes.push(requests);
-    for (const i of indexes) {
-      const { lookups, proof } = charges[i]!;
-      each.push(lookups);
-      proofs.push(proof ? proof.key.toString("hex") : "NULL");
-      fingerprints.push(proof ? proof.fingerprint.toString("hex") : "NULL");
-      statuses.push(proof ? proof.status : 0);
-      times.push(proof ? proof.at : 0);
-    }
-  }
+  const merged = groups.map((g) => g.merged);
+  const each = groups.flatMap((g) => g.indexes.map((i) => charges[i]!));
+  const hex = (bytes: (proof: Proof) => Buffer) => `{${each.map((c) => (c.proof ? bytes(c.proof).toString("hex") : "NULL")).join(",")}}`;
   return [
-    textArray(account), numberArray(period), numberArray(limit), numberArray(bucket), textArray(key), numberArray(lookups), numberArray(sizes), numberArray(each),
-    `{${proofs.join(",")}}`, `{${fingerprints.join(",")}}`, numberArray(statuses), numberArray(times),
+    textArray(merged.map((c) => c.account_id)),
+    numberArray(merged.map((c) => c.period_start)),
+    numberArray(merged.map((c) => c.quota_limit)),
+    numberArray(merged.map((c) => c.bucket_start)),
+    textArray(merged.map((c) => c.key_id)),
+    numberArray(merged.map((c) => c.lookups)),
+    numberArray(groups.map((g) => g.requests)),
+    numberArray(each.map((c) => c.lookups)),
+    hex((proof) => proof.key),
+    hex((proof) => proof.fingerprint),
+    numberArray(each.map((c) => c.proof?.status ?? 0)),
+    numberArray(each.map((c) => c.proof?.at ?? 0)),
   ];
 }
 
