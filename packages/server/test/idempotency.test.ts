@@ -61,6 +61,17 @@ describe("Idempotency-Key", () => {
     expect((await usage(user)).totals).toEqual({ requests: 1, lookups: 1 });
   });
 
+  it("refuses another body under a proven key with 422 idempotency_key_reused also when that body would charge nothing", async () => {
+    const user = await server.createAccount();
+    expect((await lookup(user, "used", { iccid: iccid(9) })).status).toBe(200);
+    const malformed = await lookup(user, "used", { iccid: "not an iccid" });
+    expect([malformed.status, malformed.body.code]).toEqual([422, "idempotency_key_reused"]);
+    expect((await batch(user, "used-batch", [iccid(10)])).status).toBe(200);
+    const failedItems = await batch(user, "used-batch", ["not an iccid", "nor this"]);
+    expect([failedItems.status, failedItems.body.code]).toEqual([422, "idempotency_key_reused"]);
+    expect((await usage(user)).totals).toEqual({ requests: 2, lookups: 2 });
+  });
+
   it("scopes a key by account and by route", async () => {
     const [a, b] = [await server.createAccount(), await server.createAccount()];
     expect((await lookup(a, "shared", { iccid: iccid(4) })).status).toBe(200);

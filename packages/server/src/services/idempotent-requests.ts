@@ -94,23 +94,22 @@ export class IdempotentRequests {
 
   /**
    * Claims the request's key; throws the refusal of a duplicate in flight. With `readFirst` (a route whose
-   * replays answer a kept answer), the proof is read at once, beside the claim.
+   * replays answer a kept answer), the proof is read next, while the key is held.
    */
   async begin(id: IdempotentRequestId, body: string, readFirst = false): Promise<ClaimedRequest> {
     const at = this.clock.now();
     const key = hash16(id.accountId, id.route, id.key);
     const fingerprint = hash16(body);
     this.#sweep(at);
-    const claimed = new ClaimedRequest(key, fingerprint, at, this.store, this.claims);
-    const taking = this.claims.take(key, fingerprint);
-    const reading = readFirst ? claimed.readProof() : undefined;
-    // Both settle before anything is thrown, and a key taken is released on every refusal.
-    const [taken, read] = await Promise.allSettled([taking, reading]);
-    const holder = taken.status === "fulfilled" ? taken.value : undefined;
-    if (taken.status === "fulfilled" && holder === undefined && read.status === "rejected") await claimed.end();
-    if (taken.status === "rejected") throw taken.reason;
+    const holder = await this.claims.take(key, fingerprint);
     if (holder) throw fingerprint.equals(holder) ? new IdempotencyKeyInUse(IN_FLIGHT_RETRY_SECONDS) : new IdempotencyKeyReused();
-    if (read.status === "rejected") throw read.reason;
+    const claimed = new ClaimedRequest(key, fingerprint, at, this.store, this.claims);
+    if (readFirst) {
+      await claimed.readProof().catch(async (error: unknown) => {
+        await claimed.end();
+        throw error;
+      });
+    }
     return claimed;
   }
 

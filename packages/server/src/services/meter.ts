@@ -30,6 +30,8 @@ export class Meter {
    */
   async charge(payer: Payer, lookups: number, claimed?: ClaimedRequest): Promise<void> {
     if (claimed?.replayed) return;
+    // Nothing to prove it by: its key's proof, read first, tells a replay or another body before it is counted.
+    if (claimed && lookups === 0 && (await claimed.readProof())) return;
     const now = this.clock.now();
     const period = this.#period(payer.subscription.period_anchor, now);
     const limit = payer.plan.monthly_lookups;
