@@ -15,7 +15,7 @@ async function chargesAtOnce(lookups: number[], quotaLimit: number) {
   const account = await server.createAccount();
   const charge = (n: number): Charge => ({ account_id: account.id, key_id: account.keyId, period_start: 1_000, bucket_start: 2_000, lookups: n, quota_limit: quotaLimit });
   const outcomes = await Promise.all(lookups.map((n) => server.store.charge(charge(n)))); // one grouping window: one commit
-  return { outcomes, used: await server.store.quotaUsed(account.id, 1_000), usage: await server.store.usageRows(account.id, 0, 10_000) };
+  return { outcomes, used: await server.store.quotaUsed(account.id, 1_000), usage: await server.store.usageSums(account.id, [{ from: 0, to: 10_000 }]) };
 }
 
 describe("charges committed together", () => {

@@ -25,7 +25,7 @@ async function account() {
     quota_limit: quotaLimit,
     ...(p ? { proof: p } : {}),
   });
-  const counters = async () => ({ used: await server.store.quotaUsed(a.id, 1_000), usage: (await server.store.usageRows(a.id, 0, 10_000))[0] });
+  const counters = async () => ({ used: await server.store.quotaUsed(a.id, 1_000), usage: (await server.store.usageSums(a.id, [{ from: 0, to: 10_000 }]))[0] });
   return { charge, counters };
 }
 

@@ -13,7 +13,7 @@ function recordingStore(charged = true): MeterStore & { charges: Charge[] } {
       return { charged, used: charged ? c.lookups : 90 };
     },
     quotaUsed: async () => 0,
-    usageRows: async () => [],
+    usageSums: async () => [],
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Granularity, Usage, UsageBucket, UsageByKey } from "@iccid/core";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
 import { InvalidInput } from "../domain/refusals.js";
-import type { CredentialStore, KeyGrant, MeterStore } from "../store/store.js";
+import type { CredentialStore, KeyGrant, MeterStore, UsageSpan } from "../store/store.js";
 import { addMonths, billingPeriod, floorDay, floorHour, floorMonth, rfc3339, type Clock } from "../time.js";
 import { WEB_PAGE_KEY_ID, WEB_PAGE_USAGE_NAME } from "./web-page-payer.js";
 
@@ -34,6 +34,11 @@ function instant(value: string): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 }
 
+/** Most lookups first; keys with as many in key id order, so that an answer does not depend on the store's. */
+function mostLookupsFirst(a: UsageByKey, b: UsageByKey): number {
+  return b.lookups - a.lookups || (a.key_id < b.key_id ? -1 : a.key_id > b.key_id ? 1 : 0);
+}
+
 /** The usage report: period, subscription, quota, rate limit, totals, series and optional per-key split. */
 export class UsageReport {
   constructor(
@@ -64,8 +69,10 @@ export class UsageReport {
       throw new InvalidInput([{ field: ["to"], code: "invalid_range", detail: "must be later than from" }]);
     }
     const step = STEP[params.granularity];
+    // Usage rows are hours: the first bucket sums from the hour `from` falls in, the last up to `to`.
+    const first = floorHour(from);
     const series: UsageBucket[] = [];
-    const index = new Map<number, UsageBucket>();
+    const spans: UsageSpan[] = [];
     for (let start = step.floor(from); start < to; start = step.next(start)) {
       if (series.length === MAX_BUCKETS) {
         throw new InvalidInput(
@@ -73,36 +80,33 @@ export class UsageReport {
           `granularity: the period spans more than ${MAX_BUCKETS} buckets`,
         );
       }
-      const bucket = { start: rfc3339(start), requests: 0, lookups: 0 };
-      series.push(bucket);
-      index.set(start, bucket);
+      series.push({ start: rfc3339(start), requests: 0, lookups: 0 });
+      spans.push({ from: Math.max(start, first), to: Math.min(step.next(start), to) });
     }
 
-    const [rows, used, keys] = await Promise.all([
-      this.store.usageRows(payer.account.id, floorHour(from), to),
+    const [sums, used, keys] = await Promise.all([
+      this.store.usageSums(payer.account.id, spans),
       this.store.quotaUsed(payer.account.id, current.start),
       params.group_by === "api_key" ? this.store.listKeys(payer.account.id) : Promise.resolve([]),
     ]);
     const keyNames = new Map(keys.map((k) => [k.id, k.name]));
     const totals = { requests: 0, lookups: 0 };
     const byKey = new Map<string, UsageByKey>();
-    for (const row of rows) {
-      totals.requests += row.requests;
-      totals.lookups += row.lookups;
-      const bucket = index.get(step.floor(row.bucket_start));
-      if (bucket) {
-        bucket.requests += row.requests;
-        bucket.lookups += row.lookups;
-      }
+    for (const sum of sums) {
+      totals.requests += sum.requests;
+      totals.lookups += sum.lookups;
+      const bucket = series[sum.bucket]!;
+      bucket.requests += sum.requests;
+      bucket.lookups += sum.lookups;
       if (params.group_by === "api_key") {
-        let entry = byKey.get(row.key_id);
+        let entry = byKey.get(sum.key_id);
         if (!entry) {
-          const name = keyNames.get(row.key_id) ?? (row.key_id === WEB_PAGE_KEY_ID ? WEB_PAGE_USAGE_NAME : null);
-          entry = { key_id: row.key_id, name, requests: 0, lookups: 0 };
-          byKey.set(row.key_id, entry);
+          const name = keyNames.get(sum.key_id) ?? (sum.key_id === WEB_PAGE_KEY_ID ? WEB_PAGE_USAGE_NAME : null);
+          entry = { key_id: sum.key_id, name, requests: 0, lookups: 0 };
+          byKey.set(sum.key_id, entry);
         }
-        entry.requests += row.requests;
-        entry.lookups += row.lookups;
+        entry.requests += sum.requests;
+        entry.lookups += sum.lookups;
       }
     }
 
@@ -119,7 +123,7 @@ export class UsageReport {
       rate_limit: { limit: rateLimit.limit, window_seconds: rateLimit.windowSeconds },
       totals,
       series,
-      ...(params.group_by === "api_key" ? { by_key: [...byKey.values()].sort((a, b) => b.lookups - a.lookups) } : {}),
+      ...(params.group_by === "api_key" ? { by_key: [...byKey.values()].sort(mostLookupsFirst) } : {}),
       as_of: rfc3339(now),
     };
   }

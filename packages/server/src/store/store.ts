@@ -97,9 +97,16 @@ export interface Charge {
  */
 export type ChargeOutcome = { charged: true; used: number } | { charged: false; used: number; replayed?: true };
 
-export interface UsageRow {
-  bucket_start: number;
+/** Hours a usage report sums as one bucket: those starting in [from, to). */
+export interface UsageSpan {
+  from: number;
+  to: number;
+}
+
+/** One key's usage over one bucket of a report: `bucket` is the bucket's index among the spans asked for. */
+export interface UsageSum {
   key_id: string;
+  bucket: number;
   requests: number;
   lookups: number;
 }
@@ -222,7 +229,11 @@ export interface MeterStore {
    */
   charge(charge: Charge): Promise<ChargeOutcome>;
   quotaUsed(accountId: string, periodStart: number): Promise<number>;
-  usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]>;
+  /**
+   * The account's usage summed by the store, by key and span, over spans adjacent and in order: one sum
+   * per key and span that holds usage, in no particular order.
+   */
+  usageSums(accountId: string, spans: readonly UsageSpan[]): Promise<UsageSum[]>;
 }
 
 /**

@@ -160,7 +160,27 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
     answer TEXT
   );
   ${d === "postgres" ? `CREATE INDEX idempotency_proofs_created ON idempotency_proofs USING brin (created_at);\n${POSTGRES_PROVING_COMMIT}` : ""}`,
+
+  // 10: the usage report sums in the database (sql/usage-sql.ts). On SQLite usage_counters becomes one
+  // tree in (account, key, hour) order holding the counts too: each key's bucket is then one range read
+  // where it lies, with no second index to keep on every charge. PostgreSQL hashes the rows its primary
+  // key finds; an index holding the counts would make every charge's counter update a non-HOT one.
+  (d) => (d === "sqlite" ? SQLITE_USAGE_BY_KEY : ""),
 ];
+
+const SQLITE_USAGE_BY_KEY = `
+  CREATE TABLE usage_counters_by_key (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    bucket_start INTEGER NOT NULL,
+    key_id TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    lookups INTEGER NOT NULL,
+    PRIMARY KEY (account_id, key_id, bucket_start)
+  ) WITHOUT ROWID;
+  INSERT INTO usage_counters_by_key (account_id, bucket_start, key_id, requests, lookups)
+    SELECT account_id, bucket_start, key_id, requests, lookups FROM usage_counters ORDER BY account_id, key_id, bucket_start;
+  DROP TABLE usage_counters;
+  ALTER TABLE usage_counters_by_key RENAME TO usage_counters;`;
 
 const SQLITE_PREFIX_TRIGGERS = Object.entries({ inserted: "INSERT", updated: "UPDATE", deleted: "DELETE" })
   .map(

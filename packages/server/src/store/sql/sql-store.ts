@@ -31,7 +31,8 @@ import type {
   SessionRow,
   Store,
   Subscription,
-  UsageRow,
+  UsageSpan,
+  UsageSum,
 } from "../store.js";
 import { restoreParams, restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
 import { auditEventsQuery } from "./audit-sql.js";
@@ -39,6 +40,7 @@ import { SqlIdempotencyStore } from "./idempotency-sql.js";
 import { INSERT_KEY, keyParams, rollKeyStatements } from "./key-sql.js";
 import { MIGRATIONS } from "./schema.js";
 import { ADD_UNKNOWN_PREFIX, UNKNOWN_PREFIXES_SINCE } from "./unknown-prefix-sql.js";
+import { usageSumsQuery } from "./usage-sql.js";
 import type { SqlDriver, Statement } from "./sql-driver.js";
 
 const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES (?, ?, ?)
@@ -282,12 +284,9 @@ export class SqlStore implements Store {
     return row?.used ?? 0;
   }
 
-  usageRows(accountId: string, from: number, to: number): Promise<UsageRow[]> {
-    return this.driver.all<UsageRow>(
-      `SELECT bucket_start, key_id, requests, lookups FROM usage_counters
-       WHERE account_id = ? AND bucket_start >= ? AND bucket_start < ? ORDER BY bucket_start`,
-      [accountId, from, to],
-    );
+  usageSums(accountId: string, spans: readonly UsageSpan[]): Promise<UsageSum[]> {
+    const { sql, params } = usageSumsQuery(this.driver.dialect, accountId, spans);
+    return this.driver.all<UsageSum>(sql, params);
   }
 
   async *dump(): AsyncIterable<DumpRow> {

@@ -8,6 +8,7 @@ import { Accounts } from "../../services/accounts.js";
 import { systemClock } from "../../time.js";
 import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
 import { MIGRATIONS } from "../sql/schema.js";
+import { SqliteDriver } from "./sqlite-driver.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 let dir: string;
@@ -36,6 +37,31 @@ describe("SqliteStore", () => {
     await expect(store.migrate()).rejects.toThrow(SchemaTooNew);
     await expect(store.migrate()).rejects.toThrow(`version ${MIGRATIONS.length + 1}, newer than this server's ${MIGRATIONS.length}`);
     await store.close();
+  });
+
+  it("moves the usage counters of a file from before migration 10 into key order, every row kept", async () => {
+    const path = join(dir, "v9.db");
+    const old = new SqliteDriver(path);
+    await old.migrate(MIGRATIONS.slice(0, 9));
+    await old.close();
+    const db = new Database(path);
+    db.prepare("INSERT INTO accounts (id, email, password_hash, created_at) VALUES ('acc_1', 'a@example.test', 'x', 0)").run();
+    const insert = db.prepare("INSERT INTO usage_counters (account_id, bucket_start, key_id, requests, lookups) VALUES ('acc_1', ?, ?, ?, ?)");
+    for (const [hour, key, requests, lookups] of [[0, "key_b", 1, 2], [1, "key_a", 3, 4], [2, "key_b", 5, 6]] as const) insert.run(hour * 3_600_000, key, requests, lookups);
+    db.close();
+
+    const store = new SqliteStore(path);
+    await store.migrate();
+    const sums = await store.usageSums("acc_1", [{ from: 0, to: 3_600_000 }, { from: 3_600_000, to: 3 * 3_600_000 }]);
+    expect(sums.sort((a, b) => a.bucket - b.bucket || a.key_id.localeCompare(b.key_id))).toEqual([
+      { key_id: "key_b", bucket: 0, requests: 1, lookups: 2 },
+      { key_id: "key_a", bucket: 1, requests: 3, lookups: 4 },
+      { key_id: "key_b", bucket: 1, requests: 5, lookups: 6 },
+    ]);
+    await store.close();
+    const migrated = new Database(path, { readonly: true });
+    expect(migrated.prepare("SELECT sql FROM sqlite_master WHERE name = 'usage_counters'").pluck().get()).toMatch(/PRIMARY KEY \(account_id, key_id, bucket_start\)\s*\) WITHOUT ROWID/);
+    migrated.close();
   });
 
   it("with a damaged page: fails the integrity check, and a read of the page is unavailable (503), not an error (500)", async () => {
