@@ -11,27 +11,46 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { describeSelection, projectNames, selectionLines } from "./test-selection.mjs";
 import { BROWSER_TESTS } from "../packages/server/test/e2e/browser-tests.mjs";
+import { PGBOUNCER_TEST } from "../packages/server/test/scale-out/pgbouncer-test.mjs";
 import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
 
 const skipped = [];
 
-async function chromium() {
-  const path = process.env.ICCID_CHROMIUM ?? "/usr/bin/chromium";
-  if (existsSync(path)) return;
+/**
+ * Makes sure a system binary a test drives is at `path`, installing `pkg` with apt-get where we may (root,
+ * or password-less sudo); answers why not when it cannot.
+ */
+function systemBinary(path, pkg, purpose) {
+  if (existsSync(path)) return true;
   const hasApt = spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0;
   const root = process.getuid?.() === 0;
   const sudo = !root && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
   if (hasApt && (root || sudo)) {
-    say("--- installing Chromium with apt-get (for the account page's browser test)");
+    say(`--- installing ${pkg} with apt-get (${purpose})`);
     const env = { ...childEnv(), DEBIAN_FRONTEND: "noninteractive" };
     const [command, prefix] = root ? ["apt-get", []] : ["sudo", ["apt-get"]];
     // Another apt-get (a colleague installing something) holds the lock for a while: wait for it.
     const apt = (args) => run(command, [...prefix, "-o", "DPkg::Lock::Timeout=600", ...args], { env, quiet: true });
-    if (apt(["update", "-qq"]) === 0 && apt(["install", "-y", "-qq", "chromium"]) === 0 && existsSync(path)) return;
+    if (apt(["update", "-qq"]) === 0 && apt(["install", "-y", "-qq", pkg]) === 0 && existsSync(path)) return true;
   }
-  const why = !hasApt ? "no apt-get on this machine" : !(root || sudo) ? "not root and no password-less sudo" : "apt-get install chromium failed";
-  skipped.push(`browser tests (server: ${BROWSER_TESTS.join(", ")}): no Chromium at ${path} and ${why}; install Chromium or set ICCID_CHROMIUM`);
+  return !hasApt ? "no apt-get on this machine" : !(root || sudo) ? "not root and no password-less sudo" : `apt-get install ${pkg} failed`;
+}
+
+function chromium() {
+  const path = process.env.ICCID_CHROMIUM ?? "/usr/bin/chromium";
+  const found = systemBinary(path, "chromium", "for the account page's browser test");
+  if (found === true) return;
+  skipped.push(`browser tests (server: ${BROWSER_TESTS.join(", ")}): no Chromium at ${path} and ${found}; install Chromium or set ICCID_CHROMIUM`);
   process.env.ICCID_SKIP_BROWSER = "1";
+}
+
+/** Debian's PgBouncer, for the test of the PostgreSQL store behind a transaction pooler (server-postgres). */
+function pgbouncer() {
+  const path = process.env.ICCID_PGBOUNCER ?? "/usr/sbin/pgbouncer";
+  const found = systemBinary(path, "pgbouncer", "for the PostgreSQL store's test behind a transaction pooler");
+  if (found === true) return;
+  skipped.push(`the PgBouncer test (server-postgres: ${PGBOUNCER_TEST}): no pgbouncer at ${path} and ${found}; install pgbouncer or set ICCID_PGBOUNCER`);
+  process.env.ICCID_SKIP_PGBOUNCER = "1";
 }
 
 /** The disk-full fault test mounts a small tmpfs: root with the right to mount (CI has it). */
@@ -100,9 +119,10 @@ function reportSkipped(selection) {
 
 ensurePnpm();
 ensureInstalled();
-await chromium();
+chromium();
 tmpfs();
 const [pg, rd] = await Promise.all([postgres(), redis()]);
+if (pg === true && rd === true) pgbouncer();
 if (pg !== true || rd !== true) {
   delete process.env.ICCID_TEST_POSTGRES_URL;
   delete process.env.ICCID_TEST_REDIS_URL;

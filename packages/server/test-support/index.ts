@@ -32,6 +32,8 @@ export {
 } from "./server-process.js";
 export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchema } from "./postgres.js";
 export { TcpRelay } from "./tcp-relay.js";
+export { PgWireWatch, type SentStatement } from "./pg-wire-watch.js";
+export { killPgBouncers, PGBOUNCER, startPgBouncer, type PgBouncer } from "./pgbouncer.js";
 export { onTerminal, shellQuote } from "./terminal.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";

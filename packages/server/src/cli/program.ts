@@ -1,4 +1,4 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { SERVER_VERSION } from "../app.js";
 import { redactUrls } from "../auth/redacted-url.js";
 import { Refusal } from "../domain/refusals.js";
@@ -22,6 +22,8 @@ export function buildProgram(): Command {
     .description("Self-hosted ICCID Lookup server")
     .version(SERVER_VERSION)
     .option("--db <path|url>", "SQLite file or postgres:// URL (env ICCID_DB, default ./data/iccid.db)")
+    .addOption(new Option("--pg-pooler <mode>", "a pooler in transaction mode in front of PostgreSQL (env ICCID_PG_POOLER, default none)").choices(["none", "transaction"]))
+    .option("--pg-direct-url <url>", "with --pg-pooler transaction: the same database without the pooler, to LISTEN (env ICCID_PG_DIRECT_URL; default: poll)")
     .showHelpAfterError()
     .exitOverride() // main() picks the exit codes
     .hook("preAction", (_program, action) => {

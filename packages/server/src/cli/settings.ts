@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { redactUrls } from "../auth/redacted-url.js";
 import { WIRE_PARSE } from "../domain/schema-issues.js";
+import { isPostgresUrl } from "../store/open.js";
+import type { PgPooler } from "../store/postgres/pg-options.js";
 
 /** Settings of the `iccid-server` command: flag, then ICCID_* environment variable, then default. */
 export interface CommandSettings {
   port: number;
   host: string;
   db: string;
+  /** A pooler in transaction mode between the server and PostgreSQL ("transaction"), or none (direct, or session mode). */
+  pgPooler: PgPooler;
+  /** With pgPooler "transaction": the same database without the pooler, for LISTEN; unset means grants are polled. */
+  pgDirectUrl: string | undefined;
   trustProxy: boolean;
   /** With trustProxy: how many proxies in front append to X-Forwarded-For (the client is that many from the right). */
   proxyHops: number;
@@ -42,6 +48,8 @@ const LogFormat = z.enum(["auto", "json", "pretty"]);
 const Seconds = z.coerce.number({ error: "must be a number of seconds" }).positive({ error: "must be more than 0" }).max(3600);
 const Mebibytes = z.coerce.number({ error: "must be a number of MiB" }).positive({ error: "must be more than 0" }).max(65536);
 const Days = z.coerce.number({ error: "must be a whole number of days" }).int().min(1, { error: "must be at least 1" }).max(36_500);
+const Pooler = z.enum(["none", "transaction"], { error: 'must be "none" or "transaction"' });
+const PostgresUrl = z.string().refine(isPostgresUrl, { error: "must be a postgres:// or postgresql:// URL" });
 const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
 const RedisPrefix = z
   .string()
@@ -54,20 +62,37 @@ interface Source {
   env: string;
 }
 
+/** The value a setting takes, and where from: the flag, else the variable, else the default. */
+function read<T>(flagValue: unknown, source: Source, env: NodeJS.ProcessEnv, fallback: T): [unknown, string] {
+  return flagValue !== undefined ? [flagValue, source.flag] : env[source.env] !== undefined ? [env[source.env], source.env] : [fallback, "default"];
+}
+
 function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: NodeJS.ProcessEnv, fallback: T): T {
-  const [value, from] =
-    flagValue !== undefined ? [flagValue, source.flag] : env[source.env] !== undefined ? [env[source.env], source.env] : [fallback, "default"];
+  const [value, from] = read(flagValue, source, env, fallback);
   const parsed = schema.safeParse(value, WIRE_PARSE);
   // The value is echoed so the operator sees what was read, never with a URL's password.
   if (!parsed.success) throw new SettingsError(`${from}: ${parsed.error.issues[0]?.message ?? "invalid"} (got ${redactUrls(JSON.stringify(value) ?? "nothing")})`);
   return parsed.data;
 }
 
+const POOLER: Source = { flag: "--pg-pooler", env: "ICCID_PG_POOLER" };
+const DIRECT_URL: Source = { flag: "--pg-direct-url", env: "ICCID_PG_DIRECT_URL" };
+
 export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): CommandSettings {
+  const db = pick(z.string().min(1), flags.db, { flag: "--db", env: "ICCID_DB" }, env, "./data/iccid.db");
+  const pgPooler = pick(Pooler, flags.pgPooler, POOLER, env, "none");
+  const pgDirectUrl = pick(PostgresUrl.optional(), flags.pgDirectUrl, DIRECT_URL, env, undefined);
+  // A pooler declared for SQLite, or a direct URL with nothing to go around, is a mistake to say, not to ignore.
+  if (pgPooler !== "none" && !isPostgresUrl(db)) throw new SettingsError(`${read(flags.pgPooler, POOLER, env, "")[1]}: only with a postgres:// --db (the database is a SQLite file)`);
+  if (pgDirectUrl !== undefined && pgPooler !== "transaction") {
+    throw new SettingsError(`${read(flags.pgDirectUrl, DIRECT_URL, env, "")[1]}: only with --pg-pooler transaction (without a pooler, --db is direct already)`);
+  }
   return {
     port: pick(Port, flags.port, { flag: "--port", env: "ICCID_PORT" }, env, 8080),
     host: pick(z.string().min(1), flags.host, { flag: "--host", env: "ICCID_HOST" }, env, "127.0.0.1"),
-    db: pick(z.string().min(1), flags.db, { flag: "--db", env: "ICCID_DB" }, env, "./data/iccid.db"),
+    db,
+    pgPooler,
+    pgDirectUrl,
     trustProxy: pick(Flag, flags.trustProxy, { flag: "--trust-proxy", env: "ICCID_TRUST_PROXY" }, env, false),
     proxyHops: pick(Hops, flags.proxyHops, { flag: "--proxy-hops", env: "ICCID_PROXY_HOPS" }, env, 1),
     logLevel: pick(LogLevel, flags.logLevel, { flag: "--log-level", env: "ICCID_LOG_LEVEL" }, env, "info"),

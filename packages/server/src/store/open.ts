@@ -1,3 +1,4 @@
+import type { PgOptions } from "./postgres/pg-options.js";
 import { PgStore } from "./postgres/pg-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
@@ -7,7 +8,7 @@ export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//.test(db);
 }
 
-/** Opens PostgreSQL for a postgres URL, else the SQLite file at `db`. */
-export function openStore(db: string): Store {
-  return isPostgresUrl(db) ? new PgStore(db) : new SqliteStore(db);
+/** Opens PostgreSQL for a postgres URL (reached as `pg` says), else the SQLite file at `db`. */
+export function openStore(db: string, pg: Pick<PgOptions, "pooler" | "directUrl"> = {}): Store {
+  return isPostgresUrl(db) ? new PgStore(db, pg) : new SqliteStore(db);
 }

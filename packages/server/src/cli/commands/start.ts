@@ -88,7 +88,9 @@ export function startCommand(): Command {
       // Every URL shown goes through redactUrls: a password in --db or --redis is never logged or printed.
       const db = redactUrls(settings.db);
       const shared = settings.redis ? { redis: redactUrls(settings.redis), redis_prefix: settings.redisPrefix } : {};
-      logger.info({ url: running.url, db, ...shared, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");
+      // Behind a transaction pooler: whether grant changes are heard (LISTEN on the direct URL) or polled.
+      const pooler = settings.pgPooler === "none" ? {} : { pg_pooler: settings.pgPooler, grant_changes: settings.pgDirectUrl ? redactUrls(settings.pgDirectUrl) : "polled" };
+      logger.info({ url: running.url, db, ...pooler, ...shared, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");
       process.stderr.write(`ICCID Lookup is serving ${running.url} (database ${db}); account page ${running.url}/account\n`);
       // The CLI and the SDK look on the default address unless told: say how to point them here.
       if (running.url !== CLIENT_DEFAULT_URL) process.stderr.write(`For the iccid CLI and the SDK:  export ICCID_BASE_URL=${running.url}\n`);

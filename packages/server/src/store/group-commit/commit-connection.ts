@@ -1,9 +1,12 @@
 import pg from "pg";
 import { StoreUnavailable } from "../errors.js";
 
-/** A named statement: pg parses it once per connection, then only binds and executes it. */
-export interface NamedStatement {
-  name: string;
+/**
+ * A statement: when named, pg parses it once per connection, then only binds and executes it; unnamed, it
+ * is parsed on every call (what a transaction pooler allows).
+ */
+export interface CommitStatement {
+  name?: string;
   text: string;
 }
 
@@ -25,7 +28,7 @@ export class CommitConnection {
   constructor(private readonly config: pg.ClientConfig) {}
 
   /** Runs `statement` with `values` (text, as PostgreSQL parses its parameters); answers each row's fields as text. */
-  async call(statement: NamedStatement, values: readonly string[]): Promise<string[][]> {
+  async call(statement: CommitStatement, values: readonly string[]): Promise<string[][]> {
     const client = this.#client ?? this.#connect();
     await client.connected;
     try {

@@ -5,14 +5,15 @@ import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
 import { ChargeRefunds } from "./charge-refunds.js";
-import { CommitConnection } from "./commit-connection.js";
+import { CommitConnection, type CommitStatement } from "./commit-connection.js";
 import { numberArray, textArray, uuidArray } from "../postgres/pg-arrays.js";
 import { isConnectionLoss, storeError } from "../postgres/pg-errors.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 
-// A named prepared statement, so each connection plans it once. The name says what it is to anyone
-// watching the wire: the group's COMMIT (the lost-commit test cuts connections at it).
-const COMMIT_CHARGES = {
+// A named prepared statement, so each connection plans it once (unnamed behind a transaction pooler, where
+// the next call may run on a backend that never saw the name). The name says what it is to anyone watching
+// the wire: the group's COMMIT (the lost-commit test cuts connections at it).
+const COMMIT_CHARGES: CommitStatement = {
   name: "COMMIT_charges",
   text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
 };
@@ -30,13 +31,19 @@ export class PgGroupCommit {
   #answered: string[] = [];
   readonly #connection: CommitConnection;
   readonly #refunds: ChargeRefunds;
+  readonly #statement: CommitStatement;
 
-  /** Commits run on a connection of their own (commit-connection.ts); lost commits are resolved through `pool`. */
+  /**
+   * Commits run on a connection of their own (commit-connection.ts); lost commits are resolved through
+   * `pool`. `named`: the call is a named prepared statement (not behind a transaction pooler).
+   */
   constructor(
     private readonly pool: pg.Pool,
     connection: pg.ClientConfig,
+    { named }: { named: boolean },
   ) {
     this.#connection = new CommitConnection(connection);
+    this.#statement = named ? COMMIT_CHARGES : { text: COMMIT_CHARGES.text };
     this.#refunds = new ChargeRefunds(pool);
   }
 
@@ -48,7 +55,7 @@ export class PgGroupCommit {
     let runs: ChargeRun[];
     try {
       const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups), String(IDEMPOTENCY_WINDOW_MS)];
-      runs = (await this.#connection.call(COMMIT_CHARGES, values)).map(chargeRun);
+      runs = (await this.#connection.call(this.#statement, values)).map(chargeRun);
       this.#refunds.reachable();
     } catch (error) {
       this.#answered.push(...forget);

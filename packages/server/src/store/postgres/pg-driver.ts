@@ -7,6 +7,8 @@ import { GrantNotices } from "./grant-notices.js";
 import { GroupCommit } from "../group-commit/group-commit.js";
 import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
 import { storeError } from "./pg-errors.js";
+import type { PgOptions } from "./pg-options.js";
+import { checkPooler, PoolerMisdeclared } from "./pooler-checks.js";
 import type { Queryable } from "./pooled-client.js";
 import { inTransaction } from "./transaction.js";
 
@@ -23,20 +25,23 @@ const GRANT_MAX_AGE_MS = 1_000;
 
 /**
  * The shared dialect for several instances: PostgreSQL through a connection pool. Statements are written
- * with `?` and sent as named prepared statements (`$n`), so each connection parses and plans each
- * statement once.
+ * with `?` and sent with `$n` placeholders: as named prepared statements, so each connection parses and
+ * plans each statement once; behind a transaction pooler unnamed, since consecutive statements of one
+ * connection may run on different backends, where a name prepared on one is unknown or already taken.
  */
 export class PgDriver implements SqlDriver {
   readonly dialect = "postgres";
   readonly #pool: pg.Pool;
   readonly #connection: pg.ClientConfig;
-  readonly #prepared = new Map<string, { name: string; text: string }>();
+  readonly #options: PgOptions;
+  readonly #prepared = new Map<string, { name?: string; text: string }>();
   readonly #groupCommit: PgGroupCommit;
   /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (group-commit/group-commit.ts). */
   readonly #charges: GroupCommit;
   #notices: GrantNotices | undefined;
 
-  constructor(connectionString: string, options: { schema?: string; max?: number } = {}) {
+  constructor(connectionString: string, options: PgOptions = {}) {
+    this.#options = options;
     this.#connection = {
       connectionString,
       types,
@@ -47,16 +52,22 @@ export class PgDriver implements SqlDriver {
     };
     this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
-    this.#groupCommit = new PgGroupCommit(this.#pool, this.#connection);
+    this.#groupCommit = new PgGroupCommit(this.#pool, this.#connection, { named: !this.#pooled });
     this.#charges = new GroupCommit((charges) => this.#groupCommit.commit(charges), 1);
   }
 
-  /** The statement as PostgreSQL takes it: `$n` placeholders, and a name, made once per statement. */
+  /** Behind a pooler in transaction mode: nothing may outlive a transaction. */
+  get #pooled(): boolean {
+    return this.#options.pooler === "transaction";
+  }
+
+  /** The statement as PostgreSQL takes it: `$n` placeholders, and a name unless pooled, made once per statement. */
   #query(sql: string, params: readonly unknown[]): pg.QueryConfig {
     let prepared = this.#prepared.get(sql);
     if (!prepared) {
       let n = 0;
-      prepared = { name: `s${this.#prepared.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      prepared = this.#pooled ? { text } : { name: `s${this.#prepared.size}`, text };
       this.#prepared.set(sql, prepared);
     }
     return { ...prepared, values: params as unknown[] };
@@ -102,8 +113,10 @@ export class PgDriver implements SqlDriver {
     await this.#rows(sql, params);
   }
 
+  /** Every opener of the store starts with this: it also checks, once, that the pooler is as declared (pooler-checks.ts). */
   async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {
-    // One transaction under an advisory lock: instances starting together apply each migration once.
+    // One transaction under an advisory lock (released with the transaction, so a transaction pooler
+    // keeps it too): instances starting together apply each migration once.
     await inTransaction(this.#pool, async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       await tx.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
@@ -113,6 +126,9 @@ export class PgDriver implements SqlDriver {
       for (let i = version; i < migrations.length; i++) await tx.query(migrations[i]!("postgres"));
       if (!rows[0]) await tx.query("INSERT INTO schema_version (version) VALUES ($1)", [migrations.length]);
       else if (version < migrations.length) await tx.query("UPDATE schema_version SET version = $1", [migrations.length]);
+    });
+    await checkPooler(this.#connection, this.#options).catch((error: unknown) => {
+      throw error instanceof PoolerMisdeclared ? error : storeError(error);
     });
   }
 
@@ -125,13 +141,17 @@ export class PgDriver implements SqlDriver {
   }
 
   grantCache(): GrantCache {
-    // Other instances' changes arrive as notices (migration 4). Until the first notice connection
-    // listens, and whenever it is lost, the cache answers nothing; a notice lost without the connection
-    // noticing is bounded by the grants' age.
+    // Other instances' changes arrive as notices (migration 4), on a connection of its own: the pool's
+    // URL, or behind a transaction pooler the direct one (a LISTEN through the pooler would stay on a
+    // backend other clients' transactions then run on). Until it listens, and whenever it is lost, the
+    // cache answers nothing; a notice lost without the connection noticing is bounded by the grants' age.
+    // Behind a pooler without a direct URL that age is the poll: each grant is read again once 1 s old.
     const cache = new GrantCache({ maxAgeMs: GRANT_MAX_AGE_MS });
+    const listenOn = this.#pooled ? this.#options.directUrl : this.#connection.connectionString;
+    if (listenOn === undefined) return cache;
     cache.enabled = false;
     this.#notices = new GrantNotices(
-      () => new pg.Client(this.#connection),
+      () => new pg.Client({ ...this.#connection, connectionString: listenOn }),
       () => cache.clear(),
       (listening) => (cache.enabled = listening),
     );

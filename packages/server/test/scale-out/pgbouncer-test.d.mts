@@ -1,0 +1,2 @@
+/** The PgBouncer test, as a path from packages/server. */
+export declare const PGBOUNCER_TEST: string;
