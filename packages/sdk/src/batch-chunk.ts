@@ -1,4 +1,4 @@
-import { BatchResult as BatchResultSchema } from "@iccid/core";
+import { BatchResult as BatchResultSchema } from "./response-schemas.js";
 import type { BatchItem, BatchResult } from "@iccid/core/types";
 import type { RequestSpec } from "./client.js";
 import { CsvRows, csvRowsOf } from "./csv-rows.js";

@@ -1,6 +1,7 @@
 export * from "./audit.js";
 export * from "./batch.js";
 export * from "./common.js";
+export * from "./compiled.js";
 export * from "./country.js";
 export * from "./keys.js";
 export * from "./lookup.js";

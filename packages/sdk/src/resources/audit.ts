@@ -1,4 +1,4 @@
-import { AuditPage as AuditPageSchema } from "@iccid/core";
+import { AuditPage as AuditPageSchema } from "../response-schemas.js";
 import type { AuditEvent, AuditPage, AuditQuery } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 

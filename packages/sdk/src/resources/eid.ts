@@ -1,4 +1,4 @@
-import { EidBatchResult as EidBatchResultSchema, EidResult as EidResultSchema } from "@iccid/core";
+import { EidBatchResult as EidBatchResultSchema, EidResult as EidResultSchema } from "../response-schemas.js";
 import type { EidBatchResult, EidResult } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 

@@ -1,4 +1,4 @@
-import { BatchResult as BatchResultSchema, LookupResult as LookupResultSchema } from "@iccid/core";
+import { BatchResult as BatchResultSchema, LookupResult as LookupResultSchema } from "../response-schemas.js";
 import type { BatchResult, LookupRequest, LookupResult } from "@iccid/core/types";
 import { batchAll, batchAllChunks, batchAllCsv, type BatchAllChunkSource, type BatchAllChunksOptions, type BatchAllItem, type BatchAllOptions } from "../batch-all.js";
 import type { CsvRows } from "../csv-rows.js";

@@ -1,4 +1,4 @@
-import { CreatedKey as CreatedKeySchema, KeyList as KeyListSchema, KeyRecord as KeyRecordSchema } from "@iccid/core";
+import { CreatedKey as CreatedKeySchema, CreatedOrReplayed, KeyList as KeyListSchema } from "../response-schemas.js";
 import type { CreatedKey, KeyList, KeyScope } from "@iccid/core/types";
 import { KeyAlreadyCreatedError } from "../errors.js";
 import type { IccidClient, RequestOptions } from "../client.js";
@@ -11,9 +11,6 @@ function pathSegment(id: string): string {
   if (id === "." || id === "..") throw new TypeError(`${JSON.stringify(id)} is not a key id`);
   return encodeURIComponent(id);
 }
-
-/** A created key, or the record of one created before, replayed without its secret. */
-const CreatedOrReplayed = CreatedKeySchema.or(KeyRecordSchema);
 
 /** What `client.keys.create` takes. */
 export interface CreateKeyParams {

@@ -1,4 +1,4 @@
-import { Session as SessionSchema } from "@iccid/core";
+import { Session as SessionSchema } from "../response-schemas.js";
 import type { Session } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 

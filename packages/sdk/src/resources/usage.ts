@@ -1,4 +1,4 @@
-import { Usage as UsageSchema } from "@iccid/core";
+import { Usage as UsageSchema } from "../response-schemas.js";
 import type { Usage, UsageQuery } from "@iccid/core/types";
 import type { IccidClient, RequestOptions } from "../client.js";
 

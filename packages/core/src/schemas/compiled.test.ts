@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { compile } from "zod";
+import { BatchResult } from "./batch.js";
+import { compiled } from "./compiled.js";
+import { LookupResult } from "./lookup.js";
+
+const result: LookupResult = {
+  iccid: "89014100000000000004",
+  input: "89014100000000000004",
+  valid: false,
+  length: 20,
+  checks: { format: true, luhn: "invalid", expected_check_digit: "7" },
+  check_digit: "4",
+  mii: "89",
+  calling_code: "1",
+  country: { iso2: "US", name: "United States" },
+  issuer: { prefix: "8901410", name: "AT&T", source: "custom", registered_name: "=AT&T Mobility, LLC", origin: "numbering-rule", confidence: "inferred", country: { iso2: "US", name: "United States" } },
+  home_network: { mcc: "310", mnc: "410" },
+  account_number: "000000000000",
+  warnings: [{ code: "hex_digits", message: "m" }],
+  data_version: "test",
+};
+const batch = {
+  results: [
+    { index: 0, ok: true, result },
+    { index: 1, ok: false, input: "12", error: { code: "invalid_mii", message: "starts with 12" } },
+  ],
+  summary: { total: 2, ok: 1, failed: 1, valid: 0, invalid: 1, unique: 2 },
+};
+
+describe("a compiled wire schema", () => {
+  it("is compiled by zod, not left on the runtime parser, for the lookup and batch answers", () => {
+    expect(() => compile(LookupResult, { strict: true })).not.toThrow();
+    expect(() => compile(BatchResult, { strict: true })).not.toThrow();
+  });
+
+  it("accepts what the schema accepts, with the same output (fields the schema does not name stripped)", () => {
+    const sent = { ...result, extra: 1, checks: { ...result.checks, more: true } };
+    const checked = compiled(LookupResult).safeParse(sent);
+    expect(checked).toEqual(LookupResult.safeParse(sent));
+    expect(checked.data).toEqual(result);
+    expect(compiled(BatchResult).safeParse(batch)).toEqual(BatchResult.safeParse(batch));
+  });
+
+  it("refuses what the schema refuses, with the same issues", () => {
+    const broken = { ...batch, results: [batch.results[0], { ...batch.results[1], error: { code: "nope", message: 1 } }] };
+    const checked = compiled(BatchResult).safeParse(broken);
+    expect(checked.success).toBe(false);
+    expect(checked.error?.issues).toEqual(BatchResult.safeParse(broken).error?.issues);
+    expect(checked.error?.issues.map((i) => i.path)).toEqual([["results", 1, "error", "code"], ["results", 1, "error", "message"]]);
+  });
+});
