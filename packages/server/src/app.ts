@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): IccidApp {
     sessions: new Sessions(
       store,
       clock,
-      new LoginThrottle(limiters, settings.loginAttemptsPerEmail, settings.loginAttemptsPerIp, settings.loginWindowSeconds),
+      new LoginThrottle(limiters, settings.loginAttemptsPerEmail, settings.loginAttemptsPerIp, settings.loginWindowSeconds, settings.loginEventsPerDay),
       settings.sessionIdleMs,
       settings.sessionMaxMs,
       audit,

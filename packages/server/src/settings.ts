@@ -20,6 +20,8 @@ export interface ServerSettings {
   loginAttemptsPerEmail: number;
   loginAttemptsPerIp: number;
   loginWindowSeconds: number;
+  /** Failed sign-ins an account's audit trail records a day, at most (wrong passwords and throttled windows). */
+  loginEventsPerDay: number;
   /** Usage reads allowed per account within `usageReadWindowSeconds` (both usage routes together). */
   usageReads: number;
   usageReadWindowSeconds: number;
@@ -45,6 +47,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   loginAttemptsPerEmail: 5,
   loginAttemptsPerIp: 50,
   loginWindowSeconds: 15 * 60,
+  loginEventsPerDay: 100,
   usageReads: 60,
   usageReadWindowSeconds: 60,
   sendTimeoutMs: 30_000,

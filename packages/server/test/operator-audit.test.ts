@@ -122,6 +122,7 @@ describe("the operator and the audit trail", () => {
         ip: null,
         user_agent: null,
         target: null,
+        attempts: null,
       });
     } finally {
       await store.close();

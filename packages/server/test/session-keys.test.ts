@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestAccount, type TestServer } from "../test-support/index.js";
 import type { Clock } from "../src/time.js";
 import { call, sessionCookie } from "./http.js";
+import { hashPassword } from "../src/auth/passwords.js";
 
 let server: TestServer;
 let user: TestAccount;
@@ -106,16 +107,41 @@ describe("sessions", () => {
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
   });
 
-  it("records session.failed for every failed sign-in of an account, throttled ones included; none for unknown emails", async () => {
-    const victim = await server.createAccount();
-    for (let i = 0; i < 3; i++) expect((await login(victim.email, `wrong-${i}`, { "user-agent": "guesser/1" })).status).toBe(401);
-    for (const password of ["wrong-3", victim.password]) expect((await login(victim.email, password, { "user-agent": "guesser/1" })).status).toBe(429);
-    const before = await server.store.auditEvents({ limit: 1000 });
-    for (let i = 0; i < 5; i++) expect([401, 429]).toContain((await login("nobody-here@example.test", `guess-${i}`)).status);
-    expect(await server.store.auditEvents({ limit: 1000 })).toEqual(before);
-    const failed = (await server.store.auditEvents({ accountId: victim.id, limit: 100 })).filter((e) => e.action === "session.failed");
-    expect(failed).toHaveLength(5);
-    for (const e of failed) expect(e).toMatchObject({ actor_type: "session", actor_id: null, ip: "127.0.0.1", user_agent: "guesser/1", target: null });
+  describe("what failed sign-ins write on the account's trail", () => {
+    let own: TestServer;
+    beforeAll(async () => {
+      own = await startTestServer({ clock, settings: { loginAttemptsPerEmail: 3, loginAttemptsPerIp: 1000, loginEventsPerDay: 8 } });
+    });
+    afterAll(async () => own?.close());
+    const attempt = (email: string, password: string) =>
+      call(own.url, "POST", "/api/v1/session", { body: { email, password }, headers: { "user-agent": "guesser/1" } });
+    const trail = async (accountId: string) =>
+      (await own.store.auditEvents({ accountId, limit: 1000 })).filter((e) => e.action.startsWith("session."));
+
+    it("each wrong password, and a throttled window once with its attempts; nothing for unknown emails", async () => {
+      const victim = await own.createAccount();
+      for (let i = 0; i < 3; i++) expect((await attempt(victim.email, `wrong-${i}`)).status).toBe(401);
+      for (let i = 0; i < 200; i++) expect((await attempt(victim.email, i === 199 ? victim.password : `wrong-${i}`)).status).toBe(429);
+      const before = await own.store.auditEvents({ limit: 1000 });
+      for (let i = 0; i < 5; i++) expect([401, 429]).toContain((await attempt("nobody-here@example.test", `guess-${i}`)).status);
+      expect(await own.store.auditEvents({ limit: 1000 })).toEqual(before);
+      const events = await trail(victim.id);
+      expect(events.map((e) => [e.action, e.attempts])).toEqual([["session.throttled", 4], ["session.failed", null], ["session.failed", null], ["session.failed", null]]);
+      for (const e of events) expect(e).toMatchObject({ actor_type: "session", actor_id: null, ip: "127.0.0.1", user_agent: "guesser/1", target: null });
+    });
+
+    it("at most loginEventsPerDay failed sign-ins an account a day", async () => {
+      const victim = await own.createAccount();
+      for (let round = 0; round < 3; round++) {
+        // A new password starts a new throttle count (the operator's reset), not a new day.
+        await own.store.setPasswordHash(victim.id, await hashPassword(`new-password-${round}`));
+        for (let i = 0; i < 3; i++) expect((await attempt(victim.email, `wrong-${i}`)).status).toBe(401);
+        expect((await attempt(victim.email, "wrong")).status).toBe(429);
+      }
+      // Newest first: the first two rounds fill the day's 8; the third writes nothing.
+      const round = ["session.throttled", "session.failed", "session.failed", "session.failed"];
+      expect((await trail(victim.id)).map((e) => e.action)).toEqual([...round, ...round]);
+    });
   });
 
   it("422 invalid_input names the field of a bad login body", async () => {

@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   "account.created",
   "session.created",
   "session.failed",
+  "session.throttled",
   "session.ended",
   "key.created",
   "key.rolled",
@@ -52,6 +53,7 @@ export const AuditEvent = z
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
     target: z.string().optional().describe("What the action was on: a key id"),
+    attempts: z.number().int().positive().optional().describe("session.throttled: the sign-in attempts counted for the email in the window when the throttle began refusing"),
   })
   .register(apiSchemas, { id: "AuditEvent" });
 

@@ -3,6 +3,7 @@ export type AuditAction =
   | "account.created"
   | "session.created"
   | "session.failed"
+  | "session.throttled"
   | "session.ended"
   | "key.created"
   | "key.rolled"
@@ -46,6 +47,11 @@ export interface AuditEvent {
   user_agent: string | null;
   /** What the action was on, where it has one: a key id. */
   target?: string;
+  /**
+   * `session.throttled`: the sign-in attempts counted for the email in the throttle window when the
+   * throttle began refusing; the attempts refused after it in that window are not recorded one by one.
+   */
+  attempts?: number;
 }
 
 /** `GET /api/v1/audit`'s answer: a page of the account's events, newest first. */

@@ -66,39 +66,76 @@ export class UsageReadLimit {
   }
 }
 
+/** A sign-in attempt the throttle refused. */
+export interface Throttled {
+  refusal: RateLimited;
+  /** The attempts counted for the email in this window so far. */
+  attempts: number;
+}
+
 /**
  * Counts sign-in attempts per email and per client IP. Each attempt takes its point atomically BEFORE the
  * password is checked, so parallel guesses cannot all pass a check that ran before any of them failed;
- * once either budget is used up, attempts are refused (`RateLimited`) without checking the password. A success
- * clears the email's count and gives the IP its point back, so only failures use them up.
+ * once either budget is used up, attempts are refused without checking the password. A success clears the
+ * email's count and gives the IP its point back, so only failures use them up.
+ *
+ * What a stranger's failures may write is bounded too: an account's trail takes at most `eventsPerDay`
+ * failed sign-ins a day (`mayRecord`), and of an email's refused attempts, only the first of each window
+ * (`mayRecordRefusal`).
  */
 export class LoginThrottle {
   readonly #byEmail: Limiter;
   readonly #byIp: Limiter;
+  readonly #refusedByEmail: Limiter;
+  readonly #eventsByAccount: Limiter;
 
-  constructor(factory: LimiterFactory, perEmail: number, perIp: number, windowSeconds: number) {
+  constructor(factory: LimiterFactory, perEmail: number, perIp: number, windowSeconds: number, eventsPerDay: number) {
     this.#byEmail = factory(perEmail, windowSeconds, "login:email");
     this.#byIp = factory(perIp, windowSeconds, "login:ip");
+    this.#refusedByEmail = factory(1, windowSeconds, "login:refused");
+    this.#eventsByAccount = factory(eventsPerDay, 86_400, "login:events");
   }
 
-  /** Takes one attempt from both budgets, or refuses with the longer wait when either is used up. */
-  async attempt(email: string, ip: string): Promise<void> {
-    const results = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
+  /** Takes one attempt from both budgets; answers the refusal, with the longer wait, when either is used up. */
+  async attempt(email: string, ip: string): Promise<Throttled | undefined> {
+    const [byEmail, byIp] = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
     const refusals: RateLimiterRes[] = [];
-    for (const result of results) {
+    for (const result of [byEmail, byIp]) {
       if (result.status === "fulfilled") continue;
       if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
       refusals.push(result.reason);
     }
-    if (refusals.length === 0) return;
+    if (refusals.length === 0) return undefined;
     const retryAfter = Math.max(1, ...refusals.map((res) => Math.ceil(res.msBeforeNext / 1000)));
+    const emailRes = byEmail.status === "fulfilled" ? byEmail.value : (byEmail.reason as RateLimiterRes);
     // No budget state: these budgets count an email and an IP, not an account, so sign-in answers carry
     // Retry-After but no RateLimit fields.
-    throw new RateLimited("sign_in", retryAfter);
+    return { refusal: new RateLimited("sign_in", retryAfter), attempts: emailRes.consumedPoints };
+  }
+
+  /** Whether the account's trail may take one more failed sign-in today. */
+  mayRecord(accountId: string): Promise<boolean> {
+    return taken(this.#eventsByAccount, accountId);
+  }
+
+  /** Whether a refused attempt at `email` is the first of its window, and the account's trail may take it. */
+  async mayRecordRefusal(email: string, accountId: string): Promise<boolean> {
+    return (await taken(this.#refusedByEmail, email)) && this.mayRecord(accountId);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {
     await Promise.all([this.#byEmail.delete(email), this.#byIp.reward(ip, 1)]);
+  }
+}
+
+/** Takes a point of `key`'s budget: answers whether there was one. */
+async function taken(limiter: Limiter, key: string): Promise<boolean> {
+  try {
+    await limiter.consume(key, 1);
+    return true;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return false;
+    throw rejection;
   }
 }
 

@@ -31,8 +31,11 @@ export class AuditTrail {
     private readonly retentionDays?: number,
   ) {}
 
-  /** Records one action on an account (null: a server-wide one), and now and then sweeps old events away. */
-  async record(accountId: string | null, action: AuditAction, origin: AuditOrigin, target?: string): Promise<void> {
+  /**
+   * Records one action on an account (null: a server-wide one), on `target` and standing for `attempts`
+   * (session.throttled) where it has them, and now and then sweeps old events away.
+   */
+  async record(accountId: string | null, action: AuditAction, origin: AuditOrigin, target?: string, attempts?: number): Promise<void> {
     const at = this.clock.now();
     await this.store.insertAuditEvent({
       id: `evt_${nextEventId(at)}`,
@@ -44,6 +47,7 @@ export class AuditTrail {
       ip: origin.ip,
       user_agent: origin.userAgent === null ? null : cleanUserAgent(origin.userAgent),
       target: target ?? null,
+      attempts: attempts ?? null,
     });
     if (at - this.#sweptAt >= SWEEP_INTERVAL_MS) await this.sweep();
   }
@@ -89,6 +93,7 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
     ip: row.ip,
     user_agent: row.user_agent,
     ...(row.target === null ? {} : { target: row.target }),
+    ...(row.attempts === null ? {} : { attempts: row.attempts }),
   };
 }
 

@@ -24,7 +24,7 @@ describe("Sessions on a real SQLite file", () => {
     now = Date.UTC(2026, 0, 1);
     const clock = { now: () => now };
     await new Accounts(store, clock).create({ email: "a@example.com", password: "correct horse", plan: DEFAULT_PLAN.name });
-    sessions = new Sessions(store, clock, new LoginThrottle(memoryLimiters, 5, 20, 900), 12 * HOUR, 7 * 24 * HOUR);
+    sessions = new Sessions(store, clock, new LoginThrottle(memoryLimiters, 5, 20, 900, 100), 12 * HOUR, 7 * 24 * HOUR);
   });
 
   afterEach(async () => {

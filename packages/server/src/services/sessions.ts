@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Session as SessionBody } from "@iccid/core";
 import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
-import { InvalidCredentials, RateLimited } from "../domain/refusals.js";
+import { InvalidCredentials } from "../domain/refusals.js";
 import type { LoginThrottle } from "../limits/rate-limit.js";
 import type { Account, AccountStore, AuditStore, CredentialStore, SessionRow } from "../store/store.js";
 import { rfc3339, type Clock } from "../time.js";
@@ -46,24 +46,25 @@ export class Sessions {
 
   /**
    * Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong).
-   * The account's audit trail gets session.created, or session.failed for a wrong password or a throttled
-   * attempt.
+   * The account's audit trail gets session.created, or session.failed for a wrong password, or
+   * session.throttled for the first attempt of a throttle window the throttle refused (with the attempts
+   * counted), failures within the throttle's daily bound per account.
    */
   async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<{ secret: string; active: ActiveSession }> {
     const account = await this.store.findAccountByEmail(email);
     const throttleKey = signInThrottleKey(email, account);
-    const failed = () => this.audit.record(account!.id, "session.failed", { actor: { type: "session" }, ip, userAgent });
-    try {
-      await this.throttle.attempt(throttleKey, ip);
-    } catch (error) {
-      // A throttled attempt is a failed sign-in too, for an account's owner to see. An unknown email has
-      // no trail to write on.
-      if (account && error instanceof RateLimited) await failed();
-      throw error;
+    const origin = { actor: { type: "session" as const }, ip, userAgent };
+    const throttled = await this.throttle.attempt(throttleKey, ip);
+    if (throttled) {
+      // An unknown email has no trail to write on.
+      if (account && (await this.throttle.mayRecordRefusal(throttleKey, account.id))) {
+        await this.audit.record(account.id, "session.throttled", origin, undefined, throttled.attempts);
+      }
+      throw throttled.refusal;
     }
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
     const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (account && !ok) await failed();
+    if (account && !ok && (await this.throttle.mayRecord(account.id))) await this.audit.record(account.id, "session.failed", origin);
     if (!account || !ok) throw new InvalidCredentials();
     await this.throttle.succeeded(throttleKey, ip);
     const secret = randomBytes(32).toString("base64url");
@@ -78,7 +79,7 @@ export class Sessions {
     await this.store.insertSession(session);
     // Expired sessions would otherwise stay until someone presented them; a sign-in sweeps them away.
     await this.store.deleteExpiredSessions(now, this.idleMs);
-    await this.audit.record(account.id, "session.created", { actor: { type: "session", id: sessionId(session.hash) }, ip, userAgent });
+    await this.audit.record(account.id, "session.created", { ...origin, actor: { type: "session", id: sessionId(session.hash) } });
     return { secret, active: { session, account, hash: session.hash } };
   }
 

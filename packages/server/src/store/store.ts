@@ -128,6 +128,8 @@ export interface AuditRow {
   ip: string | null;
   user_agent: string | null;
   target: string | null;
+  /** session.throttled: the attempts counted when the throttle began refusing; else null. */
+  attempts: number | null;
 }
 
 /** Which events to read, newest first: `before` is the (at, id) of the last event of the page before. */

@@ -13,7 +13,7 @@ export const TABLES = {
   custom_prefixes: ["prefix", "name", "country_iso2"],
   quota_counters: ["account_id", "period_start", "used"],
   usage_counters: ["account_id", "bucket_start", "key_id", "requests", "lookups"],
-  audit_events: ["id", "account_id", "at", "action", "actor_type", "actor_id", "ip", "user_agent", "target"],
+  audit_events: ["id", "account_id", "at", "action", "actor_type", "actor_id", "ip", "user_agent", "target", "attempts"],
   unknown_prefixes: ["day", "prefix", "count", "first_seen", "last_seen"],
 } as const;
 

@@ -7,6 +7,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   "account.created": "Account created",
   "session.created": "Signed in",
   "session.failed": "Sign-in failed (wrong password)",
+  "session.throttled": "Sign-ins held back (too many attempts)",
   "session.ended": "Signed out",
   "key.created": "Key created",
   "key.rolled": "Key rolled",
@@ -72,7 +73,13 @@ export class ActivityPanel {
       "li",
       { "data-action": event.action },
       h("time", { datetime: event.at, title: formatInstant(event.at) }, formatInstantShort(event.at)),
-      h("span", { class: "what" }, ACTION_WORDS[event.action] ?? event.action, event.target ? h("code", {}, ` ${event.target}`) : null),
+      h(
+        "span",
+        { class: "what" },
+        ACTION_WORDS[event.action] ?? event.action,
+        event.target ? h("code", {}, ` ${event.target}`) : null,
+        event.attempts ? ` after ${event.attempts} attempts` : null,
+      ),
       h("span", { class: "detail" }, [who(event), from].filter(Boolean).join(" · ")),
     );
   }

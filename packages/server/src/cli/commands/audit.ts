@@ -8,10 +8,11 @@ import { printListing } from "../listing.js";
 import { resolveSettings } from "../settings.js";
 import { withStore } from "../store-access.js";
 
-/** An event's row: when, action, actor, target, address, User-Agent ("-" for none). */
+/** An event's row: when, action, actor, target (or the attempts a throttled sign-in stands for), address, User-Agent ("-" for none). */
 function eventRow(e: AuditEvent): string[] {
   const actor = e.actor.id === undefined ? e.actor.type : `${e.actor.type}:${e.actor.id}`;
-  return [e.at, e.action, actor, e.target ?? "-", e.ip ?? "-", e.user_agent ?? "-"];
+  const target = e.target ?? (e.attempts === undefined ? "-" : `${e.attempts} attempts`);
+  return [e.at, e.action, actor, target, e.ip ?? "-", e.user_agent ?? "-"];
 }
 
 export function auditCommand(): Command {

@@ -166,6 +166,9 @@ export const MIGRATIONS: ReadonlyArray<(dialect: Dialect) => string> = [
   // where it lies, with no second index to keep on every charge. PostgreSQL hashes the rows its primary
   // key finds; an index holding the counts would make every charge's counter update a non-HOT one.
   (d) => (d === "sqlite" ? SQLITE_USAGE_BY_KEY : ""),
+
+  // 11: a throttled sign-in is recorded once per email and throttle window, with the attempts counted.
+  () => "ALTER TABLE audit_events ADD COLUMN attempts INTEGER;",
 ];
 
 const SQLITE_USAGE_BY_KEY = `

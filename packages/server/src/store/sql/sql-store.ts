@@ -201,8 +201,8 @@ export class SqlStore implements Store {
 
   async insertAuditEvent(e: AuditRow): Promise<void> {
     await this.driver.run(
-      `INSERT INTO audit_events (id, account_id, at, action, actor_type, actor_id, ip, user_agent, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [e.id, e.account_id, e.at, e.action, e.actor_type, e.actor_id, e.ip, e.user_agent, e.target],
+      `INSERT INTO audit_events (id, account_id, at, action, actor_type, actor_id, ip, user_agent, target, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [e.id, e.account_id, e.at, e.action, e.actor_type, e.actor_id, e.ip, e.user_agent, e.target, e.attempts],
     );
   }
 
