@@ -5,18 +5,21 @@ import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
 import { ChargeRefunds } from "./charge-refunds.js";
-import { CommitConnection, type CommitStatement } from "./commit-connection.js";
 import { numberArray, textArray, uuidArray } from "../postgres/pg-arrays.js";
 import { isConnectionLoss, storeError } from "../postgres/pg-errors.js";
+import { withClient } from "../postgres/pooled-client.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 
 // A named prepared statement, so each connection plans it once (unnamed behind a transaction pooler, where
 // the next call may run on a backend that never saw the name). The name says what it is to anyone watching
 // the wire: the group's COMMIT (the lost-commit test cuts connections at it).
-const COMMIT_CHARGES: CommitStatement = {
+const COMMIT_CHARGES: { name?: string; text: string } = {
   name: "COMMIT_charges",
   text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
 };
+
+/** Every column as the text PostgreSQL sent: chargeRun reads them itself. */
+const TEXT_FIELDS: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
 /**
  * The group commit on PostgreSQL in ONE round trip: one call of commit_charges (migration 5) in autocommit,
@@ -29,20 +32,14 @@ const COMMIT_CHARGES: CommitStatement = {
 export class PgGroupCommit {
   /** Tokens of commits whose answers arrived: their receipts are deleted by the next call. */
   #answered: string[] = [];
-  readonly #connection: CommitConnection;
   readonly #refunds: ChargeRefunds;
-  readonly #statement: CommitStatement;
+  readonly #statement: { name?: string; text: string };
 
-  /**
-   * Commits run on a connection of their own (commit-connection.ts); lost commits are resolved through
-   * `pool`. `named`: the call is a named prepared statement (not behind a transaction pooler).
-   */
+  /** `named`: the call is a named prepared statement (not behind a transaction pooler). */
   constructor(
     private readonly pool: pg.Pool,
-    connection: pg.ClientConfig,
     { named }: { named: boolean },
   ) {
-    this.#connection = new CommitConnection(connection);
     this.#statement = named ? COMMIT_CHARGES : { text: COMMIT_CHARGES.text };
     this.#refunds = new ChargeRefunds(pool);
   }
@@ -55,7 +52,7 @@ export class PgGroupCommit {
     let runs: ChargeRun[];
     try {
       const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups), String(IDEMPOTENCY_WINDOW_MS)];
-      runs = (await this.#connection.call(this.#statement, values)).map(chargeRun);
+      runs = (await this.#call(values)).map(chargeRun);
       this.#refunds.reachable();
     } catch (error) {
       this.#answered.push(...forget);
@@ -69,9 +66,19 @@ export class PgGroupCommit {
     return outcomesOf(charges, groups, runs);
   }
 
+  /**
+   * Calls commit_charges on a connection of the pool (withClient: one that cannot be made is
+   * StoreUnavailable before anything was sent; one that failed is discarded, not reused).
+   */
+  async #call(values: string[]): Promise<string[][]> {
+    return withClient(this.pool, async (client) => {
+      const { rows } = await client.query<string[]>({ ...this.#statement, values, rowMode: "array", types: TEXT_FIELDS });
+      return rows;
+    });
+  }
+
   /** Resolves what it still can, and deletes the receipts still kept (the answers of the last commits arrived). */
   async close(): Promise<void> {
-    await this.#connection.close();
     await this.#refunds.close();
     if (this.#answered.length > 0) await forgetReceipts(this.pool, this.#answered).catch(() => {});
   }

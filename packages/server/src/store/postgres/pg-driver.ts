@@ -52,7 +52,7 @@ export class PgDriver implements SqlDriver {
     };
     this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
-    this.#groupCommit = new PgGroupCommit(this.#pool, this.#connection, { named: !this.#pooled });
+    this.#groupCommit = new PgGroupCommit(this.#pool, { named: !this.#pooled });
     this.#charges = new GroupCommit((charges) => this.#groupCommit.commit(charges), 1);
   }
 
