@@ -3,7 +3,8 @@ export { createApp, SERVER_VERSION, type AppDeps, type IccidApp } from "./app.js
 export { IccidDecoder, type DecodeOutcome } from "./decode/decoder.js";
 export { loadDecoder } from "./decode/load.js";
 export { listen, type ListenOptions, type RunningServer } from "./http-server.js";
-export { connectRedis, redisLimiters, redisReady } from "./limits/redis-limiters.js";
+export { redisLimiters } from "./limits/redis-limiters.js";
+export { connectRedis, redisReady } from "./redis.js";
 export { memoryLimiters, type LimiterFactory } from "./limits/rate-limit.js";
 export { Accounts } from "./services/accounts.js";
 export { ApiKeys } from "./services/api-keys.js";

@@ -1,6 +1,7 @@
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { describe, expect, it } from "vitest";
-import { connectRedis, redisLimiters, redisReady } from "../../src/limits/redis-limiters.js";
+import { redisLimiters } from "../../src/limits/redis-limiters.js";
+import { connectRedis, redisReady } from "../../src/redis.js";
 import { useTestRedis } from "./test-redis.js";
 
 // The Redis limiters on a real Redis: limits exact across instances, each request told its own remaining

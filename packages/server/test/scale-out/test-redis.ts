@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect } from "vitest";
-import { connectRedis, redisReady } from "../../src/limits/redis-limiters.js";
+import { connectRedis, redisReady } from "../../src/redis.js";
 
 /**
  * The Redis at ICCID_TEST_REDIS_URL for one test file: connected before its tests, with a namespace of its
