@@ -3,7 +3,8 @@ import { BATCH_CALL, CSV_ROWS, ITEMS, type BatchAllItem, type Chunk, type ChunkF
 import { arrayReader, itemReader, iteratorOf, wholeArrayReader, type BatchAllChunkSource, type Reader } from "./batch-source.js";
 import type { CsvRows } from "./csv-rows.js";
 import type { IccidClient, RequestOptions } from "./client.js";
-import { APIUserAbortError, isAPIUserAbortError } from "./errors.js";
+import { isAPIUserAbortError } from "./error-guards.js";
+import { APIUserAbortError } from "./errors.js";
 import { SharedBackoff } from "./retry.js";
 
 // Streams any number of ICCIDs through the batch endpoint. An ordered window of at most `concurrency`

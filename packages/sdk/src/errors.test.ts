@@ -1,5 +1,6 @@
 import { PROBLEM_CODES, PROBLEM_CODE_LIST } from "@iccid/core";
 import { describe, expect, it, vi } from "vitest";
+import * as guards from "./error-guards.js";
 import * as errors from "./errors.js";
 import { errorFromResponse } from "./problem.js";
 
@@ -52,8 +53,8 @@ describe("errorFromResponse", () => {
     const error = errorFromResponse(403, {}, JSON.stringify({ code: "insufficient_scope", required_scope: "usage:read" }));
     expect(error).toBeInstanceOf(errors.PermissionDeniedError);
     expect((error as errors.InsufficientScopeError).requiredScope).toBe("usage:read");
-    expect(errors.isInsufficientScopeError(error)).toBe(true);
-    expect(errors.isSubscriptionRequiredError(error)).toBe(false);
+    expect(guards.isInsufficientScopeError(error)).toBe(true);
+    expect(guards.isSubscriptionRequiredError(error)).toBe(false);
   });
 
   it("reads Retry-After from the header, else the body", () => {
@@ -82,14 +83,14 @@ describe("errorFromResponse", () => {
 describe("type guards", () => {
   it("follow the class hierarchy", () => {
     const sub = new errors.SubscriptionRequiredError({ status: 403, code: "no_active_subscription" });
-    expect(errors.isSubscriptionRequiredError(sub)).toBe(true);
-    expect(errors.isPermissionDeniedError(sub)).toBe(true);
-    expect(errors.isAPIError(sub)).toBe(true);
-    expect(errors.isIccidError(sub)).toBe(true);
-    expect(errors.isAuthenticationError(sub)).toBe(false);
+    expect(guards.isSubscriptionRequiredError(sub)).toBe(true);
+    expect(guards.isPermissionDeniedError(sub)).toBe(true);
+    expect(guards.isAPIError(sub)).toBe(true);
+    expect(guards.isIccidError(sub)).toBe(true);
+    expect(guards.isAuthenticationError(sub)).toBe(false);
     const timeout = new errors.APITimeoutError({ host: "h", scope: "attempt", timeoutMs: 5, attempts: 1 });
-    expect(errors.isAPIConnectionError(timeout)).toBe(true);
-    expect(errors.isAPIError(timeout)).toBe(false);
+    expect(guards.isAPIConnectionError(timeout)).toBe(true);
+    expect(guards.isAPIError(timeout)).toBe(false);
   });
 
   it("work across two copies of the module, where instanceof does not", async () => {
@@ -98,16 +99,16 @@ describe("type guards", () => {
     expect(copy.RateLimitError).not.toBe(errors.RateLimitError);
     const foreign = new copy.RateLimitError({ status: 429, code: "rate_limited" });
     expect(foreign instanceof errors.RateLimitError).toBe(false);
-    expect(errors.isRateLimitError(foreign)).toBe(true);
-    expect(errors.isAPIError(foreign)).toBe(true);
-    expect(errors.isQuotaExceededError(foreign)).toBe(false);
+    expect(guards.isRateLimitError(foreign)).toBe(true);
+    expect(guards.isAPIError(foreign)).toBe(true);
+    expect(guards.isQuotaExceededError(foreign)).toBe(false);
   });
 
   it("reject look-alikes from other libraries", () => {
     const lookalike = Object.assign(new Error("x"), { name: "RateLimitError", status: 429 });
-    expect(errors.isRateLimitError(lookalike)).toBe(false);
-    expect(errors.isIccidError(null)).toBe(false);
-    expect(errors.isIccidError("RateLimitError")).toBe(false);
+    expect(guards.isRateLimitError(lookalike)).toBe(false);
+    expect(guards.isIccidError(null)).toBe(false);
+    expect(guards.isIccidError("RateLimitError")).toBe(false);
   });
 
   it("give every class a stable name that shows in the message and stack", () => {

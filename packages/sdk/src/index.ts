@@ -13,6 +13,7 @@ export { DEFAULT_RETRY_DELAYS, type RetryDelays, type RetryEvent } from "./retry
 export { parseRateLimitFields, parseRetryAfter, type RateLimitInfo } from "./rate-limit-fields.js";
 export { SDK_VERSION } from "./version.js";
 export * from "./errors.js";
+export * from "./error-guards.js";
 
 // Offline tools and wire types from the core, so that SDK users need one import. Only the core's zod-free
 // entries: a consumer's compiler reads these declarations without loading zod.

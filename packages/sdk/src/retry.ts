@@ -1,11 +1,5 @@
-import {
-  APITimeoutError,
-  APIUserAbortError,
-  isAPIConnectionError,
-  isAPIError,
-  isAPITimeoutError,
-  isQuotaExceededError,
-} from "./errors.js";
+import { isAPIConnectionError, isAPIError, isAPITimeoutError, isQuotaExceededError } from "./error-guards.js";
+import { APITimeoutError, APIUserAbortError } from "./errors.js";
 import { errorFromResponse } from "./problem.js";
 import { parseRetryAfter } from "./rate-limit-fields.js";
 import { readText, type AttemptLimits, type HttpResponse } from "./transport.js";
