@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 
 // Debian's pgbouncer (apt-get install pgbouncer; `npm test` installs it when it may, as it does Chromium);
 // ICCID_PGBOUNCER points elsewhere.
@@ -25,15 +25,6 @@ const running = new Set<ChildProcess>();
 export function killPgBouncers(): void {
   for (const child of running) child.kill("SIGKILL");
   running.clear();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.js";
 
 /** A `redis-server` of a test's own, on a free loopback port: it can be stopped cold and resumed. */
 export interface RedisServer {
@@ -12,15 +12,6 @@ export interface RedisServer {
   /** SIGCONT: it answers again. */
   resume(): void;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const running = new Set<ChildProcess>();
