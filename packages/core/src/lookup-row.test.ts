@@ -1,26 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { csvLine } from "./csv-cell.js";
 import { LOOKUP_ROW, LOOKUP_ROW_COLUMNS, lookupRowCsv, rowCells, rowOutcome, type LookupOutcome } from "./lookup-row.js";
-import type { LookupResult } from "./schemas/lookup.js";
+import { result } from "../test-support/lookup-result.js";
 
 const resultCells = (outcome: LookupOutcome) => rowCells(LOOKUP_ROW, outcome);
-
-const result: LookupResult = {
-  iccid: "89014100000000000004",
-  input: "89014100000000000004",
-  valid: false,
-  length: 20,
-  checks: { format: true, luhn: "invalid", expected_check_digit: "7" },
-  check_digit: "4",
-  mii: "89",
-  calling_code: "1",
-  country: { iso2: "US", name: "United States" },
-  issuer: { prefix: "8901410", name: "AT&T", source: "custom", registered_name: "=AT&T Mobility, LLC", origin: "numbering-rule", confidence: "inferred", country: { iso2: "US", name: "United States" } },
-  home_network: { mcc: "310", mnc: "410" },
-  account_number: "000000000000",
-  warnings: [{ code: "hex_digits", message: "m" }, { code: "non_standard_length", message: "m" }],
-  data_version: "test",
-};
 
 describe("the lookup row", () => {
   it("keeps its columns in the published order (scripts read them by position)", () => {

@@ -3,23 +3,8 @@ import { compile } from "zod";
 import { BatchResult } from "./batch.js";
 import { compiled } from "./compiled.js";
 import { LookupResult } from "./lookup.js";
+import { result } from "../../test-support/lookup-result.js";
 
-const result: LookupResult = {
-  iccid: "89014100000000000004",
-  input: "89014100000000000004",
-  valid: false,
-  length: 20,
-  checks: { format: true, luhn: "invalid", expected_check_digit: "7" },
-  check_digit: "4",
-  mii: "89",
-  calling_code: "1",
-  country: { iso2: "US", name: "United States" },
-  issuer: { prefix: "8901410", name: "AT&T", source: "custom", registered_name: "=AT&T Mobility, LLC", origin: "numbering-rule", confidence: "inferred", country: { iso2: "US", name: "United States" } },
-  home_network: { mcc: "310", mnc: "410" },
-  account_number: "000000000000",
-  warnings: [{ code: "hex_digits", message: "m" }],
-  data_version: "test",
-};
 const batch = {
   results: [
     { index: 0, ok: true, result },
