@@ -55,7 +55,7 @@ function rateLimitFields(s: RateLimitState, policy: "default" | "usage" = "defau
  * - a plain object or array body becomes its JSON text (Koa typed it JSON when it was set); a body that
  *   cannot be encoded is a bug, logged by name and answered 500;
  * - the common fields go on, the answer's own headers winning over them (a refusal's RateLimit fields for
- *   another budget).
+ *   another budget); `Connection: close` when the request's body was not read in full.
  *
  * Last, at info level, the request's one log line: method, route (`/api/v1/keys/:id`; `-` when no route
  * matched), status and time; never headers, bodies, queries or the path as sent (a secret pasted into a
@@ -86,6 +86,9 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
       }
       const fields = commonFields(ctx.state.requestId, ctx.state.rateLimit);
       for (const name in fields) if (!ctx.res.hasHeader(name)) ctx.res.setHeader(name, fields[name]!);
+      // A body not read in full by now never will be (a refusal, or a route that reads none): the
+      // connection closes after the answer rather than reading on whatever the client still sends.
+      if (!ctx.req.complete) ctx.res.setHeader("Connection", "close");
     } finally {
       if (logRequests) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
