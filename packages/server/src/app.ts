@@ -103,7 +103,7 @@ export function createApp(deps: AppDeps): IccidApp {
   app.silent = true; // errors are answered and logged by the answer writer, never printed with stacks
   // The metrics wrap the writer, so they see the status it sent.
   if (metrics) app.use(metrics.middleware());
-  app.use(answerWriter(logger, metrics && (() => metrics.storeError())));
+  app.use(answerWriter(logger, { bodyLimitBytes: settings.bodyLimitBytes, onStoreError: metrics && (() => metrics.storeError()) }));
   app.use(connections.guard());
   app.use(lifecycle.guard());
   app.use(routeTable(ROUTE_TABLE, services));

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const logger = pino({ level: "info" }, log);
   const app = new Koa<AppState>();
   app.silent = true;
-  app.use(answerWriter(logger));
+  app.use(answerWriter(logger, { bodyLimitBytes: 1024 }));
   app.use(routeTable(routes, {} as RouteServices));
   ({ base, close } = await serve(app.callback()));
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { Middleware, ParameterizedContext } from "koa";
 import type { Logger } from "pino";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
@@ -55,13 +56,14 @@ function rateLimitFields(s: RateLimitState, policy: "default" | "usage" = "defau
  * - a plain object or array body becomes its JSON text (Koa typed it JSON when it was set); a body that
  *   cannot be encoded is a bug, logged by name and answered 500;
  * - the common fields go on, the answer's own headers winning over them (a refusal's RateLimit fields for
- *   another budget); `Connection: close` when the request's body was not read in full.
+ *   another budget); `Connection: close` when what is left unread of the request's body may be over the
+ *   body limit (`leavesUnread`).
  *
  * Last, at info level, the request's one log line: method, route (`/api/v1/keys/:id`; `-` when no route
  * matched), status and time; never headers, bodies, queries or the path as sent (a secret pasted into a
  * URL must not reach the log).
  */
-export function answerWriter(logger: Logger, onStoreError?: () => void): Middleware<AppState> {
+export function answerWriter(logger: Logger, { bodyLimitBytes, onStoreError }: { bodyLimitBytes: number; onStoreError?: () => void }): Middleware<AppState> {
   const logRequests = logger.isLevelEnabled("info");
   return async (ctx, next) => {
     const started = logRequests ? process.hrtime.bigint() : 0n;
@@ -86,9 +88,7 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
       }
       const fields = commonFields(ctx.state.requestId, ctx.state.rateLimit);
       for (const name in fields) if (!ctx.res.hasHeader(name)) ctx.res.setHeader(name, fields[name]!);
-      // A body not read in full by now never will be (a refusal, or a route that reads none): the
-      // connection closes after the answer rather than reading on whatever the client still sends.
-      if (!ctx.req.complete) ctx.res.setHeader("Connection", "close");
+      if (leavesUnread(ctx.req, bodyLimitBytes)) ctx.res.setHeader("Connection", "close");
     } finally {
       if (logRequests) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -96,6 +96,19 @@ export function answerWriter(logger: Logger, onStoreError?: () => void): Middlew
       }
     }
   };
+}
+
+/**
+ * Whether the connection ends after the answer, for a body not read in full by then (a refusal, or a route
+ * that reads none): when it declares more than the body limit, or no length (chunked). Node reads a rest
+ * declared within the limit after the answer, and the connection is kept: that costs no more than a body
+ * the server takes, and closing with bytes unread would have the kernel reset the connection, discarding
+ * the answers still queued for the client (earlier pipelined ones, charged, among them).
+ */
+function leavesUnread(req: IncomingMessage, bodyLimitBytes: number): boolean {
+  if (req.complete) return false;
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  return !(declared <= bodyLimitBytes);
 }
 
 function writeProblem(ctx: ParameterizedContext<AppState>, error: unknown, logger: Logger, onStoreError?: () => void): void {
