@@ -1,3 +1,5 @@
+import type { Statement } from "./sql/sql-driver.js";
+
 /**
  * The tables and columns every store holds, in foreign-key order: what `export` writes and `import`
  * reads, so data moves between SQLite and PostgreSQL without either knowing the other.
@@ -31,18 +33,18 @@ const ADDED_COLUMN_DEFAULTS: Partial<Record<TableName, Record<string, string>>> 
   api_keys: { scopes: "lookup usage:read" },
 };
 
-/** The INSERT's parameters for one dumped row, in TABLES order. */
-export function restoreParams({ table, row }: DumpRow): Array<string | number | null> {
-  return TABLES[table].map((c) => row[c] ?? ADDED_COLUMN_DEFAULTS[table]?.[c] ?? null);
+/**
+ * The INSERTs that restore dumped rows, their parameters in TABLES order. Plans are upserted: a migrated
+ * database already holds the default plan, and the exported one should win.
+ */
+export async function* restoreStatements(rows: AsyncIterable<DumpRow>): AsyncIterable<Statement> {
+  for await (const dumped of rows) yield restoreStatement(dumped);
 }
 
-/**
- * The INSERT that restores one row. Plans are upserted: a migrated database already holds the default
- * plan, and the exported one should win.
- */
-export function restoreSql(table: TableName): string {
+function restoreStatement({ table, row }: DumpRow): Statement {
   const columns = TABLES[table];
+  const params = columns.map((c) => row[c] ?? ADDED_COLUMN_DEFAULTS[table]?.[c] ?? null);
   const insert = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-  if (table !== "plans") return insert;
-  return `${insert} ON CONFLICT (name) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")}`;
+  if (table !== "plans") return { sql: insert, params };
+  return { sql: `${insert} ON CONFLICT (name) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(", ")}`, params };
 }

@@ -7,15 +7,17 @@ import { promisify } from "node:util";
 import { readCsv } from "@iccid/core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestAccount, type TestServer } from "../../test-support/index.js";
+import { startTestServer, type TestServer } from "../../test-support/index.js";
 import { call } from "../http.js";
-import { launchChromium, openPage, screenshot } from "./browser.js";
+import { launchChromium, screenshot } from "./browser.js";
+import { downloaded, quotaUsed, signedIn, upload } from "./lookup-card.js";
 import { chargedIccids, iccidOf, messyCsv } from "./sims-csv.js";
 
 // The account page's Look up card in Chromium: one number, three pasted, a 20,000-row CSV whose answers
 // file must equal the one the built `iccid batch` writes for the same file, with usage up by exactly the
-// ICCIDs looked up and no main-thread task of 200 ms or more during the upload; and the two refusals
-// (quota, rate limit) that stop an upload. Screenshots at 1280 px (light) and 375 px (dark).
+// ICCIDs looked up and no main-thread task of 200 ms or more during the upload; the two refusals (quota,
+// rate limit) that stop an upload, and Cancel. Screenshots at 1280 px (light) and 375 px (dark). The
+// files it reads are page-files.test.ts's.
 
 const CLI = fileURLToPath(new URL("../../../cli/dist/bin.js", import.meta.url));
 const run = promisify(execFile);
@@ -35,32 +37,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function signedIn(account: TestAccount, width: number, colorScheme: "light" | "dark"): Promise<{ page: Page; problems: string[] }> {
-  const { page, problems } = await openPage(browser, server.url, { viewport: { width, height: width > 500 ? 900 : 812 }, colorScheme, signInAs: account });
-  await page.getByRole("heading", { name: "Look up" }).waitFor();
-  return { page, problems };
-}
-
-async function quotaUsed(account: TestAccount): Promise<number> {
-  const usage = await call(server.url, "GET", "/api/v1/usage", { key: account.apiKey });
-  expect(usage.status, usage.text).toBe(200);
-  return usage.body.quota.used as number;
-}
-
-/** Uploads a file through the "CSV file" input and waits for the end of the run. */
-async function upload(page: Page, path: string): Promise<void> {
-  await page.getByLabel("CSV file").setInputFiles(path);
-  await page.getByLabel("ICCID column").waitFor();
-  expect(await page.getByLabel("ICCID column").locator("option:checked").textContent()).toBe("Found: ICCID (column 2)");
-  await page.getByRole("button", { name: "Look up file" }).click();
-  await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
-}
-
-async function downloaded(page: Page): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
-  return readFileSync(await download.path(), "utf8");
-}
-
 /** Starts recording the longest main-thread task from now on (browser code as text: the tests compile without the DOM's types). */
 async function watchLongTasks(page: Page): Promise<void> {
   // A browser without long-task entries would measure nothing and pass: make sure this one has them.
@@ -79,10 +55,10 @@ const focused = (page: Page) => page.evaluate("({ id: document.activeElement?.id
 describe("Look up on the account page", () => {
   it("answers one number, three pasted and a 20,000-row file as `iccid batch` does, at 1280 px", async () => {
     const user = await server.createAccount();
-    const { page, problems } = await signedIn(user, 1280, "light");
+    const { page, problems } = await signedIn(browser, server.url, user, 1280, "light");
     await page.locator("#lookup").scrollIntoViewIfNeeded();
     await screenshot(page, "lookup-empty-1280", { viewport: true });
-    const before = await quotaUsed(user);
+    const before = await quotaUsed(server.url, user);
 
     // One number, written as printed: a card with the answer in words.
     const one = iccidOf(900, 0);
@@ -136,7 +112,7 @@ describe("Look up on the account page", () => {
 
     // Usage: up by the ICCIDs looked up (all distinct here), before the CLI's run below adds its own.
     const expected = 2 + 2 + chargedIccids(csv).size;
-    expect(await quotaUsed(user)).toBe(before + expected);
+    expect(await quotaUsed(server.url, user)).toBe(before + expected);
     const byKey = (await call(server.url, "GET", "/api/v1/usage?group_by=api_key", { key: user.apiKey })).body.by_key;
     expect(byKey).toEqual([expect.objectContaining({ key_id: "web_page", name: "Web page", lookups: expected })]);
 
@@ -158,7 +134,7 @@ describe("Look up on the account page", () => {
 
   it("stops on the quota with what it has, saying why and when it may go on, and charges a second upload only for what it had not answered, at 1280 px", async () => {
     const user = await server.createAccount({ plan: "small-quota" });
-    const { page, problems } = await signedIn(user, 1280, "light");
+    const { page, problems } = await signedIn(browser, server.url, user, 1280, "light");
     const path = join(dir, "sims-3000.csv");
     writeFileSync(path, messyCsv(2, 3_000));
     await upload(page, path);
@@ -170,15 +146,15 @@ describe("Look up on the account page", () => {
     await screenshot(page, "lookup-refusal-1280", { viewport: true });
     // With more quota, the same file again: the chunk charged before is a replay, charged nothing (its
     // Idempotency-Key is made from the chunk), so the account pays in all what one run costs.
-    const charged = await quotaUsed(user);
+    const charged = await quotaUsed(server.url, user);
     await server.setPlan("small-quota", { rate_limit: 100_000, window_seconds: 60, monthly_lookups: 10_000 });
     await upload(page, path);
     expect(await page.locator("#sum-rows").textContent()).toBe("3,000");
     const other = await server.createAccount({ plan: "small-quota" });
-    const fresh = await signedIn(other, 1280, "light");
+    const fresh = await signedIn(browser, server.url, other, 1280, "light");
     await upload(fresh.page, path);
     expect(charged).toBeGreaterThan(0);
-    expect(await quotaUsed(user)).toBe(await quotaUsed(other));
+    expect(await quotaUsed(server.url, user)).toBe(await quotaUsed(server.url, other));
     await fresh.page.context().close();
     expect(problems).toEqual([]);
     await page.context().close();
@@ -186,7 +162,7 @@ describe("Look up on the account page", () => {
 
   it("works by keyboard alone at 375 px in the dark, and stops on the rate limit", async () => {
     const user = await server.createAccount({ plan: "slow-rate" });
-    const { page, problems } = await signedIn(user, 375, "dark");
+    const { page, problems } = await signedIn(browser, server.url, user, 375, "dark");
     await page.locator("#lookup").scrollIntoViewIfNeeded();
     await screenshot(page, "lookup-empty-375", { viewport: true });
 
@@ -219,7 +195,7 @@ describe("Look up on the account page", () => {
   });
 
   it("says that a card under an international code has no country, and names its issuer's own", async () => {
-    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
+    const { page, problems } = await signedIn(browser, server.url, await server.createAccount(), 1280, "light");
     // A 1NCE card: +882 names no country, and 1NCE is German.
     await page.getByLabel("ICCIDs").fill("89882806660004909182");
     await page.getByRole("button", { name: "Look up", exact: true }).click();
@@ -236,7 +212,7 @@ describe("Look up on the account page", () => {
   });
 
   it("Cancel stops after the chunk asked for, keeping every row answered, in order", async () => {
-    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
+    const { page, problems } = await signedIn(browser, server.url, await server.createAccount(), 1280, "light");
     const path = join(dir, "sims-30000.csv");
     writeFileSync(path, messyCsv(5, 30_000));
     await page.getByLabel("CSV file").setInputFiles(path);
@@ -252,110 +228,6 @@ describe("Look up on the account page", () => {
     const records = readCsv(await downloaded(page)).records;
     expect(records.length).toBe(1 + rows);
     expect(records.slice(1).map((r) => r[0])).toEqual(readCsv(readFileSync(path, "utf8")).records.slice(1, 1 + rows).map((r) => r[0]));
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-
-  it("shows a finished upload at 375 px", async () => {
-    const { page, problems } = await signedIn(await server.createAccount(), 375, "light");
-    const path = join(dir, "sims-1500.csv");
-    writeFileSync(path, messyCsv(4, 1_500));
-    await upload(page, path);
-    expect(await page.locator("#sum-rows").textContent()).toBe("1,500");
-    const box = `document.querySelector('[aria-label="The first rows"]')`;
-    // It runs with the page, so it is no tab stop.
-    expect(await page.evaluate(`[${box}.scrollHeight > ${box}.clientHeight + 1, getComputedStyle(${box}).overflowY, ${box}.getAttribute("tabindex")]`)).toEqual([false, "visible", null]);
-    // Each outcome ("Not valid") reads on one line, its reason running on after it, not in a column of its own.
-    const outcomes = await page.locator(".results-table .status").evaluateAll((spans) => spans.map((s) => ({ text: s.textContent, height: s.getBoundingClientRect().height })));
-    const oneLine = outcomes.find((o) => o.text === "Valid")!.height;
-    expect(outcomes.filter((o) => o.text !== "Valid").length).toBeGreaterThan(0);
-    expect(outcomes.filter((o) => o.height > oneLine)).toEqual([]);
-    // A row that is not an ICCID shows no empty Country and Issuer lines.
-    const failedRow = page.locator('.results-table tr[data-outcome="failed"]').first();
-    const failedLabels = await failedRow.evaluate((row) =>
-      [...row.querySelectorAll("td")].filter((td) => td.getClientRects().length > 0).map((td) => td.dataset.label),
-    );
-    expect(failedLabels).toEqual(["Row", "ICCID", "Answer"]);
-    // Its reason wraps, and every line of it starts where the outcome starts, not under the label.
-    const answerLines = await failedRow.locator('td[data-label="Answer"]').evaluate((td) => {
-      const range = td.ownerDocument.createRange();
-      range.selectNodeContents(td);
-      const rects = [...range.getClientRects()];
-      return {
-        lines: new Set(rects.map((r) => Math.round(r.top))).size,
-        left: Math.min(...rects.map((r) => r.left)),
-        outcome: td.querySelector(".status")!.getBoundingClientRect().left,
-      };
-    });
-    expect(answerLines.lines).toBeGreaterThan(1);
-    expect(answerLines.left).toBeCloseTo(answerLines.outcome, 0);
-    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
-    await screenshot(page, "lookup-upload-375", { viewport: true });
-    await failedRow.evaluate((node) => node.scrollIntoView());
-    await screenshot(page, "lookup-upload-failed-375", { viewport: true });
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-  it("asks which column holds the ICCIDs when the file does not say, and reads the one picked", async () => {
-    const user = await server.createAccount();
-    const { page, problems } = await signedIn(user, 1280, "light");
-    const rows = ["customer,card,note", "Acme,,no card yet", ...Array.from({ length: 30 }, (_, n) => `Customer ${n},${iccidOf(7, n)},ref ${n}`)];
-    const path = join(dir, "picked-column.csv");
-    writeFileSync(path, rows.join("\n") + "\n");
-    await page.getByLabel("CSV file").setInputFiles(path);
-    const column = page.getByLabel("ICCID column");
-    await column.waitFor();
-    expect(await column.locator("option:checked").textContent()).toBe("Pick the column that holds the ICCIDs");
-    await page.getByRole("button", { name: "Look up file" }).click();
-    await expect.poll(() => page.locator("#lookup-error").textContent()).toBe("Pick the column that holds the ICCIDs first.");
-    await column.selectOption({ label: "Column 2: card" });
-    await page.getByRole("button", { name: "Look up file" }).click();
-    await page.locator("#lookup-results").waitFor({ timeout: 60_000 });
-    expect([await page.locator("#sum-rows").textContent(), await page.locator("#sum-valid").textContent()]).toEqual(["31", "30"]);
-    expect((await downloaded(page)).split("\n")[0]).toMatch(/^customer,card,note,/);
-    expect(await quotaUsed(user)).toBe(30);
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-  it("reads a file separated by semicolons, as spreadsheets write CSV where a comma is the decimal mark", async () => {
-    const user = await server.createAccount();
-    const { page, problems } = await signedIn(user, 1280, "light");
-    const rows = ["Kunde;ICCID;Betrag", ...Array.from({ length: 20 }, (_, n) => `Kunde ${n};${iccidOf(8, n)};"1,${n}"`)];
-    const path = join(dir, "semicolons.csv");
-    writeFileSync(path, rows.join("\r\n") + "\r\n;;\r\n;;\r\n"); // below the data, rows of separators alone: no rows
-    await upload(page, path);
-    expect([await page.locator("#sum-rows").textContent(), await page.locator("#sum-valid").textContent()]).toEqual(["20", "20"]);
-    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
-    await screenshot(page, "lookup-semicolons-1280", { viewport: true });
-    const answers = (await downloaded(page)).split("\n");
-    expect(answers[0]).toMatch(/^Kunde,ICCID,Betrag,/);
-    expect(answers[1]).toMatch(new RegExp(`^Kunde 0,${iccidOf(8, 0)},"1,0",`));
-    expect(await quotaUsed(user)).toBe(20);
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-  it("refuses a file that is not text, or not UTF-8, as soon as it is chosen, and says what was not UTF-8 past its start", async () => {
-    const { page, problems } = await signedIn(await server.createAccount(), 1280, "light");
-    const path = join(dir, "sims.xlsx");
-    writeFileSync(path, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0x08, 0x00, 0x00, 0x00, 0x21, 0x00]));
-    await page.getByLabel("CSV file").setInputFiles(path);
-    await expect.poll(() => page.locator("#lookup-error").textContent()).toContain("sims.xlsx is not a text file");
-    expect(await page.getByRole("button", { name: "Look up file" }).isHidden()).toBe(true);
-    const windows1252 = join(dir, "export.csv"); // as Excel on Windows saves a plain "CSV"
-    writeFileSync(windows1252, Buffer.concat([Buffer.from("Kunde;ICCID\r\nM"), Buffer.from([0xfc]), Buffer.from(`ller GmbH;${iccidOf(9, 0)}\r\n`)]));
-    await page.getByLabel("CSV file").setInputFiles(windows1252);
-    await expect.poll(() => page.locator("#lookup-error").textContent()).toContain('export.csv is not UTF-8 text; save it as UTF-8 (in Excel: "CSV UTF-8")');
-    expect(await page.getByRole("button", { name: "Look up file" }).isHidden()).toBe(true);
-    // Past its first block (Chromium reads a file in blocks of hundreds of KB) a file is read on, and what
-    // was not UTF-8 is said beside the answers.
-    const late = join(dir, "late.csv");
-    const long = Array.from({ length: 70 }, (_, n) => `A${n};${iccidOf(9, 0)};${"x".repeat(30_000)}\r\n`).join("");
-    writeFileSync(late, Buffer.concat([Buffer.from(`Kunde;ICCID;Notiz\r\n${long}M`), Buffer.from([0xfc]), Buffer.from(`ller GmbH;${iccidOf(9, 1)};z\r\n`)]));
-    await upload(page, late);
-    expect(await page.locator("#sum-rows").textContent()).toBe("71");
-    await page.locator("#lookup-results").evaluate((node) => node.scrollIntoView());
-    await screenshot(page, "lookup-not-utf8-1280", { viewport: true });
-    expect(await page.locator("#upload-note").textContent()).toBe('Note: 1 character of late.csv past its start was not UTF-8 and was read as "\uFFFD"; save it as UTF-8 (in Excel: "CSV UTF-8") to keep them.');
     expect(problems).toEqual([]);
     await page.context().close();
   });

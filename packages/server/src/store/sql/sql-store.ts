@@ -34,17 +34,14 @@ import type {
   UsageSpan,
   UsageSum,
 } from "../store.js";
-import { restoreParams, restoreSql, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
+import { restoreStatements, TABLE_NAMES, TABLES, type DumpRow } from "../tables.js";
 import { auditEventsQuery } from "./audit-sql.js";
 import { SqlIdempotencyStore } from "./idempotency-sql.js";
 import { INSERT_KEY, keyParams, rollKeyStatements } from "./key-sql.js";
 import { MIGRATIONS } from "./schema.js";
-import { ADD_UNKNOWN_PREFIX, UNKNOWN_PREFIXES_SINCE } from "./unknown-prefix-sql.js";
+import { ADD_UNKNOWN_PREFIX, UNKNOWN_PREFIXES_SINCE, upsertPrefix } from "./prefix-sql.js";
 import { usageSumsQuery } from "./usage-sql.js";
-import type { SqlDriver, Statement } from "./sql-driver.js";
-
-const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES (?, ?, ?)
-  ON CONFLICT (prefix) DO UPDATE SET name = excluded.name, country_iso2 = excluded.country_iso2`;
+import type { SqlDriver } from "./sql-driver.js";
 
 /**
  * The store, written once in the SQL both dialects accept (`INSERT … ON CONFLICT`, `RETURNING`, ids made
@@ -298,12 +295,4 @@ export class SqlStore implements Store {
   restore(rows: AsyncIterable<DumpRow>): Promise<number> {
     return this.driver.load(restoreStatements(rows));
   }
-}
-
-function upsertPrefix(p: CustomPrefix): Statement {
-  return { sql: UPSERT_PREFIX, params: [p.prefix, p.name, p.country_iso2] };
-}
-
-async function* restoreStatements(rows: AsyncIterable<DumpRow>): AsyncIterable<Statement> {
-  for await (const dumped of rows) yield { sql: restoreSql(dumped.table), params: restoreParams(dumped) };
 }

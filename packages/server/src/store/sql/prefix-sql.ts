@@ -1,4 +1,15 @@
-// The SQL of the unknown-prefix counts, as both dialects accept it.
+import type { CustomPrefix } from "../store.js";
+import type { Statement } from "./sql-driver.js";
+
+// The SQL of the custom prefixes and of the unknown-prefix counts, as both dialects accept it.
+
+const UPSERT_PREFIX = `INSERT INTO custom_prefixes (prefix, name, country_iso2) VALUES (?, ?, ?)
+  ON CONFLICT (prefix) DO UPDATE SET name = excluded.name, country_iso2 = excluded.country_iso2`;
+
+/** Adds a custom prefix, or renames one already there. */
+export function upsertPrefix(p: CustomPrefix): Statement {
+  return { sql: UPSERT_PREFIX, params: [p.prefix, p.name, p.country_iso2] };
+}
 
 /** Adds a day's count of one prefix; CASE rather than MIN/MAX of two values, which the dialects spell differently. */
 export const ADD_UNKNOWN_PREFIX = `INSERT INTO unknown_prefixes AS u (day, prefix, count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
