@@ -1,5 +1,5 @@
+import { BRAND } from "./error-brand.js";
 import {
-  BRAND,
   type IccidError,
   type APIError,
   type AuthenticationError,

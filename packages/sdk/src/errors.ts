@@ -1,11 +1,9 @@
 import type { FieldError, KeyRecord } from "@iccid/core/types";
+import { BRAND } from "./error-brand.js";
 import type { RateLimitInfo } from "./rate-limit-fields.js";
 
 // Every error the SDK throws. Each class sets its `name` on the prototype and carries BRAND, which the
 // guards (error-guards.ts) read.
-
-/** Marks the SDK's errors, whichever copy of this module made them (a registered symbol is one per realm). */
-export const BRAND = Symbol.for("@iccid/sdk.error");
 
 export type ResponseHeaders = Record<string, string>;
 

@@ -130,6 +130,20 @@ describe("sessions", () => {
       for (const e of events) expect(e).toMatchObject({ actor_type: "session", actor_id: null, ip: "127.0.0.1", user_agent: "guesser/1", target: null });
     });
 
+    it("nothing for an attempt only the client's own budget refused", async () => {
+      const strict = await startTestServer({ clock, settings: { loginAttemptsPerEmail: 3, loginAttemptsPerIp: 2, loginEventsPerDay: 8 } });
+      try {
+        const victims = [await strict.createAccount(), await strict.createAccount(), await strict.createAccount()];
+        const statuses = [];
+        for (const victim of victims) statuses.push((await call(strict.url, "POST", "/api/v1/session", { body: { email: victim.email, password: "wrong" } })).status);
+        expect(statuses).toEqual([401, 401, 429]);
+        const events = await strict.store.auditEvents({ accountId: victims[2]!.id, limit: 10 });
+        expect(events.filter((e) => e.action.startsWith("session."))).toEqual([]);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it("at most loginEventsPerDay failed sign-ins an account a day", async () => {
       const victim = await own.createAccount();
       for (let round = 0; round < 3; round++) {

@@ -9,6 +9,8 @@ import { call, sessionCookie } from "./http.js";
 const HOUR = 3_600_000;
 const START = Date.parse("2026-10-20T00:00:00Z");
 const HOURS = 85 * 24; // to 2027-01-13: three month boundaries, a year's end
+// The server's time, inside an hour: the account's billing period starts and ends mid-hour.
+const NOW = Date.parse("2026-11-07T05:30:00Z");
 
 interface Charged {
   at: number;
@@ -28,7 +30,7 @@ function sequence(seed: number): () => number {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ clock: { now: () => NOW } });
   user = await server.createAccount();
   const cookie = sessionCookie(await call(server.url, "POST", "/api/v1/session", { body: { email: user.email, password: user.password } }));
   names.set(user.keyId, "test").set("web_page", "Web page");
@@ -41,6 +43,8 @@ beforeAll(async () => {
     const hour = Math.floor(next() * (key_id === keys[3] ? 14 * 24 : HOURS));
     charged.push({ at: START + hour * HOUR + Math.floor(next() * HOUR), key_id, lookups: Math.floor(next() * 6) });
   }
+  // One in the hour the billing period starts in, before it starts.
+  charged.push({ at: NOW - 20 * 60_000, key_id: keys[0]!, lookups: 3 });
   const charge = (c: Charged): Charge => ({
     account_id: user.id,
     key_id: c.key_id,
@@ -87,7 +91,15 @@ describe("usage summed by the store", () => {
     expect(r.status).toBe(200);
     const at = (value: string) => Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
     const want = expected(at(from), at(to), granularity);
-    expect(want.totals.requests).toBe(charged.filter((c) => c.at >= at(from) && c.at < at(to)).length);
+    expect({ totals: r.body.totals, series: r.body.series, by_key: r.body.by_key }).toEqual(want);
+  });
+
+  it("without from and to, the billing period: its first and last hours counted whole", async () => {
+    const r = await call(server.url, "GET", "/api/v1/usage?granularity=day&group_by=api_key", { key: user.apiKey });
+    expect(r.status).toBe(200);
+    expect([r.body.period.from, r.body.period.to]).toEqual(["2026-11-07T05:30:00Z", "2026-12-07T05:30:00Z"]);
+    const want = expected(floorHour(NOW), Date.parse("2026-12-07T05:30:00Z"), "day");
+    expect(charged.some((c) => c.at >= floorHour(NOW) && c.at < NOW)).toBe(true);
     expect({ totals: r.body.totals, series: r.body.series, by_key: r.body.by_key }).toEqual(want);
   });
 

@@ -1,9 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compile } from "zod";
 import { BatchResult } from "./batch.js";
 import { compiled } from "./compiled.js";
 import { LookupResult } from "./lookup.js";
 import { result } from "../../test-support/lookup-result.js";
+
+// compile() as zod has it, recorded, so the tests see when compiled() calls it.
+vi.mock("zod", async (actual) => {
+  const zod = await actual<typeof import("zod")>();
+  return { ...zod, compile: vi.fn(zod.compile) };
+});
 
 const batch = {
   results: [
@@ -17,6 +23,16 @@ describe("a compiled wire schema", () => {
   it("is compiled by zod, not left on the runtime parser, for the lookup and batch answers", () => {
     expect(() => compile(LookupResult, { strict: true })).not.toThrow();
     expect(() => compile(BatchResult, { strict: true })).not.toThrow();
+  });
+
+  it("compiles on the first parse, once, and not before", () => {
+    vi.mocked(compile).mockClear();
+    const checker = compiled(LookupResult);
+    expect(compile).not.toHaveBeenCalled();
+    checker.safeParse(result);
+    checker.safeParse(result);
+    expect(compile).toHaveBeenCalledOnce();
+    expect(vi.mocked(compile).mock.calls[0]![0]).toBe(LookupResult);
   });
 
   it("accepts what the schema accepts, with the same output (fields the schema does not name stripped)", () => {

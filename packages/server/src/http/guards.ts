@@ -116,7 +116,8 @@ export function setSessionCookie(ctx: Context, secret: string | null, expiresAt?
  * The body guard of a route with a JSON body, after its auth: @koa/bodyparser reads the body into
  * `ctx.request.body`, its text into `ctx.request.rawBody`. 415 for a body of another media type (which
  * the parser would pass over), 413 past `limitBytes` (before reading when Content-Length says so, else
- * as the body passes it; the rest is not read, and the connection closes after the answer), 422
+ * as the body passes it; the rest is not read, and the answer closes the connection only when that rest
+ * is itself over the limit or of unknown length: `leavesUnread` in answer-writer.ts), 422
  * `malformed_json` when it does not parse. Any JSON value is taken (the schema names what is wrong with
  * it); no body, or one of whitespace only, leaves `ctx.request.body` undefined. A client gone before its
  * body arrived whole is ClientGone.
@@ -138,7 +139,7 @@ export function jsonBody(limitBytes: number): Middleware {
 /** The parser's errors as the API answers them; a body of whitespace only (which does not parse) is no body. */
 function refuseBody(error: Error & { status?: number; body?: unknown }, ctx: Context, limitBytes: number): void {
   if (error.status === 413) {
-    // Not read further: the answer closes the connection (answer-writer.ts).
+    // Not parsed further; whether the rest is read or the connection closed is answer-writer.ts's rule.
     ctx.req.unpipe();
     throw new HttpProblem("payload_too_large", `The body is over the ${Math.round(limitBytes / 1024)} KiB limit.`);
   }

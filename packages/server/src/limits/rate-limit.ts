@@ -71,6 +71,8 @@ export interface Throttled {
   refusal: RateLimited;
   /** The attempts counted for the email in this window so far. */
   attempts: number;
+  /** Whether this is the attempt that used the email's budget up: the first its window refuses for it. */
+  first: boolean;
 }
 
 /**
@@ -80,19 +82,24 @@ export interface Throttled {
  * email's count and gives the IP its point back, so only failures use them up.
  *
  * What a stranger's failures may write is bounded too: an account's trail takes at most `eventsPerDay`
- * failed sign-ins a day (`mayRecord`), and of an email's refused attempts, only the first of each window
- * (`mayRecordRefusal`).
+ * failed sign-ins a day (`mayRecord`), and of an email's refused attempts, only the one that used its
+ * budget up (`first`: one per window, whatever else the window refuses, and none for an attempt the IP's
+ * budget alone refused, which says something of the client, not of the account).
  */
 export class LoginThrottle {
   readonly #byEmail: Limiter;
   readonly #byIp: Limiter;
-  readonly #refusedByEmail: Limiter;
   readonly #eventsByAccount: Limiter;
 
-  constructor(factory: LimiterFactory, perEmail: number, perIp: number, windowSeconds: number, eventsPerDay: number) {
+  constructor(
+    factory: LimiterFactory,
+    private readonly perEmail: number,
+    perIp: number,
+    windowSeconds: number,
+    eventsPerDay: number,
+  ) {
     this.#byEmail = factory(perEmail, windowSeconds, "login:email");
     this.#byIp = factory(perIp, windowSeconds, "login:ip");
-    this.#refusedByEmail = factory(1, windowSeconds, "login:refused");
     this.#eventsByAccount = factory(eventsPerDay, 86_400, "login:events");
   }
 
@@ -110,17 +117,13 @@ export class LoginThrottle {
     const emailRes = byEmail.status === "fulfilled" ? byEmail.value : (byEmail.reason as RateLimiterRes);
     // No budget state: these budgets count an email and an IP, not an account, so sign-in answers carry
     // Retry-After but no RateLimit fields.
-    return { refusal: new RateLimited("sign_in", retryAfter), attempts: emailRes.consumedPoints };
+    const attempts = emailRes.consumedPoints;
+    return { refusal: new RateLimited("sign_in", retryAfter), attempts, first: attempts === this.perEmail + 1 };
   }
 
   /** Whether the account's trail may take one more failed sign-in today. */
   mayRecord(accountId: string): Promise<boolean> {
     return taken(this.#eventsByAccount, accountId);
-  }
-
-  /** Whether a refused attempt at `email` is the first of its window, and the account's trail may take it. */
-  async mayRecordRefusal(email: string, accountId: string): Promise<boolean> {
-    return (await taken(this.#refusedByEmail, email)) && this.mayRecord(accountId);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {

@@ -47,7 +47,7 @@ export class Sessions {
   /**
    * Verifies the credentials; returns the cookie secret and the session, or refuses (throttled, wrong).
    * The account's audit trail gets session.created, or session.failed for a wrong password, or
-   * session.throttled for the first attempt of a throttle window the throttle refused (with the attempts
+   * session.throttled for the attempt that used the email's throttle budget up (with the attempts
    * counted), failures within the throttle's daily bound per account.
    */
   async login(email: string, password: string, ip: string, userAgent: string | null = null): Promise<{ secret: string; active: ActiveSession }> {
@@ -57,7 +57,7 @@ export class Sessions {
     const throttled = await this.throttle.attempt(throttleKey, ip);
     if (throttled) {
       // An unknown email has no trail to write on.
-      if (account && (await this.throttle.mayRecordRefusal(throttleKey, account.id))) {
+      if (account && throttled.first && (await this.throttle.mayRecord(account.id))) {
         await this.audit.record(account.id, "session.throttled", origin, undefined, throttled.attempts);
       }
       throw throttled.refusal;

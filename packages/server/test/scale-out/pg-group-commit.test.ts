@@ -2,12 +2,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreUnavailable } from "../../src/store/errors.js";
 import { PgGroupCommit } from "../../src/store/group-commit/pg-group-commit.js";
-import { numberArray, textArray, uuidArray } from "../../src/store/postgres/pg-arrays.js";
+import { numberArray, TEXT_FIELDS, textArray, uuidArray } from "../../src/store/postgres/pg-arrays.js";
 
 // What the group commit sends PostgreSQL (pg-group-commit.ts): array parameters written as literals,
 // rows read as text; and a connection that cannot be made is StoreUnavailable, before anything was sent.
 const PG = process.env.ICCID_TEST_POSTGRES_URL!;
-const TEXT_FIELDS: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
 let client: pg.Client;
 

@@ -199,7 +199,7 @@ describe("behind PgBouncer in transaction mode", () => {
       return { key: made.key as string, at: performance.now() };
     };
     const heard = await revokeOn(polling, listening);
-    await expect.poll(async () => (await lookup(listening.url, heard.key)).body?.code, { timeout: 1_000, interval: 20 }).toBe("revoked_api_key");
+    await expect.poll(async () => (await lookup(listening.url, heard.key)).body?.code, { timeout: 500, interval: 20 }).toBe("revoked_api_key");
 
     const polled = await revokeOn(listening, polling);
     const late: Array<string | undefined> = [];

@@ -109,7 +109,7 @@ describe("the store behind a declared transaction pooler", () => {
     // A revocation made elsewhere is heard at once.
     const { key } = await revokedElsewhere(url, "direct@example.test");
     await expect
-      .poll(async () => (await call(url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).body?.code, { timeout: 1_000, interval: 20 })
+      .poll(async () => (await call(url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).body?.code, { timeout: 500, interval: 20 })
       .toBe("revoked_api_key");
   });
 

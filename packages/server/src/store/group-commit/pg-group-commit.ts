@@ -5,7 +5,7 @@ import { StoreUnavailable } from "../errors.js";
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { claimReceipt, forgetReceipts, type ChargeRun } from "./charge-receipts.js";
 import { ChargeRefunds } from "./charge-refunds.js";
-import { numberArray, textArray, uuidArray } from "../postgres/pg-arrays.js";
+import { numberArray, TEXT_FIELDS, textArray, uuidArray } from "../postgres/pg-arrays.js";
 import { isConnectionLoss, storeError } from "../postgres/pg-errors.js";
 import { withClient } from "../postgres/pooled-client.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
@@ -17,9 +17,6 @@ const COMMIT_CHARGES: { name?: string; text: string } = {
   name: "COMMIT_charges",
   text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
 };
-
-/** Every column as the text PostgreSQL sent: chargeRun reads them itself. */
-const TEXT_FIELDS: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
 /**
  * The group commit on PostgreSQL in ONE round trip: one call of commit_charges (migration 5) in autocommit,

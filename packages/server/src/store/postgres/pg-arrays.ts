@@ -1,5 +1,11 @@
+import type pg from "pg";
+
 // Array parameters as PostgreSQL's array literals, written directly: numbers need no escaping, and text is
 // quoted once per element (pg's own value mapping escapes every element of every array, whatever its type).
+// Rows read with TEXT_FIELDS come back as the text PostgreSQL sent, arrays as their literals.
+
+/** Every column as the text PostgreSQL sent, for a reader that parses its fields itself. */
+export const TEXT_FIELDS: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
 /** Integers, which need no quoting; anything else is refused rather than sent. */
 export function numberArray(values: readonly number[]): string {
