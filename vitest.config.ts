@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { defineConfig, type TestProjectConfiguration } from "vitest/config";
 import { sourceFirst } from "./vitest.shared.js";
-import { PGBOUNCER_TEST } from "./packages/server/test/scale-out/pgbouncer-test.mjs";
+import { PGBOUNCER_TEST } from "./packages/server/test-support/pgbouncer-paths.mjs";
 
 // Each package owns its vitest.config.ts (name, includes, setup); this file lists them. With
 // ICCID_TEST_POSTGRES_URL and ICCID_TEST_REDIS_URL set (CI sets both), the server's integration suite

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { describeSelection, projectNames, selectionLines } from "./test-selection.mjs";
 import { BROWSER_TESTS } from "../packages/server/test/e2e/browser-tests.mjs";
-import { PGBOUNCER_TEST } from "../packages/server/test/scale-out/pgbouncer-test.mjs";
+import { PGBOUNCER, PGBOUNCER_TEST } from "../packages/server/test-support/pgbouncer-paths.mjs";
 import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
 
 const skipped = [];
@@ -46,7 +46,7 @@ function chromium() {
 
 /** Debian's PgBouncer, for the test of the PostgreSQL store behind a transaction pooler (server-postgres). */
 function pgbouncer() {
-  const path = process.env.ICCID_PGBOUNCER ?? "/usr/sbin/pgbouncer";
+  const path = PGBOUNCER;
   const found = systemBinary(path, "pgbouncer", "for the PostgreSQL store's test behind a transaction pooler");
   if (found === true) return;
   skipped.push(`the PgBouncer test (server-postgres: ${PGBOUNCER_TEST}): no pgbouncer at ${path} and ${found}; install pgbouncer or set ICCID_PGBOUNCER`);

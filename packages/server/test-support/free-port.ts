@@ -10,3 +10,11 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** `url` with its host and port replaced by 127.0.0.1 and `port`: the same user, password and database. */
+export function onPort(url: string, port: number): string {
+  const moved = new URL(url);
+  moved.hostname = "127.0.0.1";
+  moved.port = String(port);
+  return moved.href;
+}

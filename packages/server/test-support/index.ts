@@ -34,7 +34,8 @@ export {
 export { createTestDatabase, createTestSchema, type TestDatabase, type TestSchema } from "./postgres.js";
 export { TcpRelay } from "./tcp-relay.js";
 export { PgWireWatch, type SentStatement } from "./pg-wire-watch.js";
-export { killPgBouncers, PGBOUNCER, startPgBouncer, type PgBouncer } from "./pgbouncer.js";
+export { killPgBouncers, startPgBouncer, type PgBouncer } from "./pgbouncer.js";
+export { onPort } from "./free-port.js";
 export { onTerminal, shellQuote } from "./terminal.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";

@@ -1,4 +1,5 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { onPort } from "./free-port.js";
 
 /** A statement a client sent: a Parse (extended protocol; `name` "" is the unnamed statement) or a simple Query. */
 export interface SentStatement {
@@ -34,10 +35,7 @@ export class PgWireWatch {
 
   /** `target` with its host and port replaced by the watch's. */
   url(target: string): string {
-    const url = new URL(target);
-    url.hostname = "127.0.0.1";
-    url.port = String(this.port);
-    return url.href;
+    return onPort(target, this.port);
   }
 
   #relay(client: Socket, host: string, port: number): void {

@@ -3,11 +3,10 @@ import { once } from "node:events";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./free-port.js";
+import { PGBOUNCER } from "./pgbouncer-paths.mjs";
+import { freePort, onPort } from "./free-port.js";
 
-// Debian's pgbouncer (apt-get install pgbouncer; `npm test` installs it when it may, as it does Chromium);
-// ICCID_PGBOUNCER points elsewhere.
-export const PGBOUNCER = process.env.ICCID_PGBOUNCER ?? "/usr/sbin/pgbouncer";
+// `npm test` installs Debian's pgbouncer when it may, as it does Chromium.
 
 /** A PgBouncer of a test's own, in front of the PostgreSQL at a URL, on a free loopback port. */
 export interface PgBouncer {
@@ -75,12 +74,7 @@ export async function startPgBouncer(target: string, options: { mode?: "transact
   });
   return {
     port,
-    url(of: string) {
-      const url = new URL(of);
-      url.hostname = "127.0.0.1";
-      url.port = String(port);
-      return url.href;
-    },
+    url: (of: string) => onPort(of, port),
     log: () => output,
     stop: async () => {
       running.delete(child);
