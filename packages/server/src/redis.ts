@@ -1,30 +1,61 @@
-import { Redis } from "ioredis";
-import type { Logger } from "pino";
+import { Cluster, Redis } from "ioredis";
 
 // The server's Redis connection, which the rate limits (limits/redis-limiters.ts) and the idempotency
-// claims (services/redis-claims.ts) share: how it is made, when it is ready, and whether it answers.
+// claims (services/redis-claims.ts) share: one Redis, or a Redis Cluster; how it is made and when it is
+// ready. Whether it answers is redis-health.ts's, what it is at start redis-checks.ts's.
+
+/** One Redis, or a Redis Cluster: the same commands, each on its key's one slot. */
+export type RedisClient = Redis | Cluster;
+
+/** Where the server's Redis is: one URL, or a cluster's seed nodes (any one that answers is enough). */
+export interface RedisTarget {
+  urls: readonly string[];
+  cluster: boolean;
+}
 
 /**
- * A client that fails fast while Redis is down or silent (so the insurance limiters answer) and reconnects
- * by itself: a command waits at most 1 s (`commandTimeout`), and a connection silent that long while a
- * command waits is dropped (`socketTimeout`), so a stalled Redis costs a request at most that, once. The
- * commands of one turn of the event loop (every request read in it: its rate limit, its claim) go out in
- * one write (`enableAutoPipelining`).
+ * A command waits at most 1 s (`commandTimeout`), and a connection silent that long while a command waits
+ * is dropped (`socketTimeout`), so a stalled Redis costs a request at most that, once. The commands of one
+ * turn of the event loop (every request read in it: its rate limit, its claim) go out in one write
+ * (`enableAutoPipelining`). Nothing is queued while disconnected (`enableOfflineQueue`), so the limiters'
+ * fallback answers at once.
  */
-export function connectRedis(url: string): Redis {
-  return new Redis(url, {
+const FAIL_FAST = {
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2_000,
+  socketTimeout: 1_000,
+  commandTimeout: 1_000,
+} as const;
+
+const reconnect = (attempt: number) => Math.min(attempt * 200, 2_000);
+
+/** A client that fails fast while Redis is down or silent and reconnects by itself. */
+export function connectRedis(url: string): Redis;
+export function connectRedis(target: RedisTarget): RedisClient;
+export function connectRedis(target: RedisTarget | string): RedisClient {
+  const { urls, cluster } = typeof target === "string" ? { urls: [target], cluster: false } : target;
+  if (!cluster) return new Redis(urls[0]!, { ...FAIL_FAST, enableOfflineQueue: false, enableAutoPipelining: true, retryStrategy: reconnect });
+  const seed = new URL(urls[0]!);
+  return new Cluster([...urls], {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
-    socketTimeout: 1_000,
-    commandTimeout: 1_000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    clusterRetryStrategy: reconnect,
+    // A cluster that is down (a master lost, no replica to take over) answers CLUSTERDOWN: retried a few
+    // times 100 ms apart for a failover, then the limiters' fallback answers.
+    retryDelayOnClusterDown: 100,
+    maxRedirections: 4,
+    // Every node the cluster names is reached with the seed's credentials and TLS.
+    redisOptions: {
+      ...FAIL_FAST,
+      ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+      ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+      ...(seed.protocol === "rediss:" ? { tls: {} } : {}),
+    },
   });
 }
 
-/** Resolves when the client is ready, or false after `timeoutMs` (the insurance limiters cover until then). */
-export function redisReady(redis: Redis, timeoutMs = 3_000): Promise<boolean> {
+/** Resolves when the client is ready, or false after `timeoutMs` (the limiters' fallback covers until then). */
+export function redisReady(redis: RedisClient, timeoutMs = 3_000): Promise<boolean> {
   if (redis.status === "ready") return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), timeoutMs);
@@ -33,37 +64,4 @@ export function redisReady(redis: Redis, timeoutMs = 3_000): Promise<boolean> {
       resolve(true);
     });
   });
-}
-
-/**
- * Whether the rate limits' Redis answers, as the client sees it: ready, or not (refused, unreachable, or
- * connected but silent past the socket timeout, which drops the connection). While it does not, the
- * limiters answer from each instance's memory and readiness says so. The change each way is logged once,
- * not every reconnect attempt; a Redis that answers from the start is not mentioned (the server's
- * "listening" line names it), one that does not is logged as an outage, from its first failure.
- */
-export class RedisHealth {
-  constructor(
-    private readonly redis: Redis,
-    logger?: Logger,
-  ) {
-    let down = false;
-    let lastError: string | undefined;
-    redis.on("error", (error: Error) => (lastError = error.message));
-    // "reconnecting", not "close": a connection closed on purpose (quit at shutdown) is not a fault.
-    redis.on("reconnecting", () => {
-      if (down) return;
-      down = true;
-      logger?.warn({ reason: lastError ?? "connection closed" }, "redis not answering: rate limits are per instance until it answers");
-    });
-    redis.on("ready", () => {
-      lastError = undefined;
-      if (down) logger?.info("redis answering: rate limits are shared again");
-      down = false;
-    });
-  }
-
-  get answering(): boolean {
-    return this.redis.status === "ready";
-  }
 }

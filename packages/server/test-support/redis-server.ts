@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "./free-port.js";
 
 /** A `redis-server` of a test's own, on a free loopback port: it can be stopped cold and resumed. */
@@ -25,10 +28,14 @@ export function killRedisServers(): void {
   running.clear();
 }
 
-/** Starts `redis-server` without persistence on a free port (with `requirepass` when given a password). */
-export async function startRedisServer(options: { password?: string } = {}): Promise<RedisServer> {
+/**
+ * Starts `redis-server` on a free port, without persistence unless `appendonly` (an append-only file in a
+ * temp folder of its own), with `requirepass` when given a password.
+ */
+export async function startRedisServer(options: { password?: string; appendonly?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", ""];
+  args.push(...(options.appendonly ? ["--appendonly", "yes", "--dir", mkdtempSync(join(tmpdir(), "iccid-redis-"))] : ["--appendonly", "no"]));
   if (options.password) args.push("--requirepass", options.password);
   const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);

@@ -22,3 +22,21 @@ describe("the PostgreSQL pooler settings", () => {
     expect(() => resolveSettings({ db: PG, pgPooler: "none" }, { ICCID_PG_DIRECT_URL: DIRECT })).toThrow(/^ICCID_PG_DIRECT_URL: only with --pg-pooler transaction/);
   });
 });
+
+describe("the Redis settings", () => {
+  it("take one URL, or with --redis-cluster a cluster's nodes, comma-separated", () => {
+    expect(resolveSettings({}, {})).toMatchObject({ redis: undefined });
+    expect(resolveSettings({ redis: "redis://cache:6379" }, {})).toMatchObject({ redis: { urls: ["redis://cache:6379"], cluster: false } });
+    const nodes = "redis://:pw@node-a:7000, redis://:pw@node-b:7001";
+    expect(resolveSettings({}, { ICCID_REDIS_URL: nodes, ICCID_REDIS_CLUSTER: "1" })).toMatchObject({
+      redis: { urls: ["redis://:pw@node-a:7000", "redis://:pw@node-b:7001"], cluster: true },
+    });
+  });
+
+  it("refuse, naming where the value came from, never echoing a password: a list without the cluster setting, a cluster without nodes, a URL that is not Redis's", () => {
+    expect(() => resolveSettings({ redis: "redis://a:7000,redis://b:7001" }, {})).toThrow(new SettingsError("--redis: one URL, or with --redis-cluster a cluster's nodes"));
+    expect(() => resolveSettings({}, { ICCID_REDIS_CLUSTER: "yes" })).toThrow(new SettingsError("ICCID_REDIS_CLUSTER: only with --redis (the cluster's nodes)"));
+    expect(() => resolveSettings({ redis: "cache:6379", redisCluster: true }, {})).toThrow(/^--redis: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => resolveSettings({ redis: "http://:s3cret@cache:6379" }, {})).toThrow(/\(got "http:\/\/:\*\*\*@cache:6379"\)$/);
+  });
+});

@@ -3,6 +3,7 @@ import { redactUrls } from "../auth/redacted-url.js";
 import { WIRE_PARSE } from "../domain/schema-issues.js";
 import { isPostgresUrl } from "../store/open.js";
 import type { PgPooler } from "../store/postgres/pg-options.js";
+import type { RedisTarget } from "../redis.js";
 
 /** Settings of the `iccid-server` command: flag, then ICCID_* environment variable, then default. */
 export interface CommandSettings {
@@ -21,8 +22,8 @@ export interface CommandSettings {
   logFormat: "auto" | "json" | "pretty";
   /** Serve Prometheus metrics on this port (same host); unset means no metrics at all. */
   metricsPort: number | undefined;
-  /** Redis for rate limits shared by several instances; unset means in-process limits. */
-  redis: string | undefined;
+  /** Redis (one, or a cluster's seed nodes) for rate limits shared by several instances; unset means in-process limits. */
+  redis: RedisTarget | undefined;
   /** The start of every Redis key the server writes (`<prefix>:…`), so programs sharing one Redis keep apart. */
   redisPrefix: string;
   /** Seconds an answer may take to leave for its client before the connection is reset. */
@@ -50,7 +51,10 @@ const Mebibytes = z.coerce.number({ error: "must be a number of MiB" }).positive
 const Days = z.coerce.number({ error: "must be a whole number of days" }).int().min(1, { error: "must be at least 1" }).max(36_500);
 const Pooler = z.enum(["none", "transaction"], { error: 'must be "none" or "transaction"' });
 const PostgresUrl = z.string().refine(isPostgresUrl, { error: "must be a postgres:// or postgresql:// URL" });
-const RedisUrl = z.string().regex(/^rediss?:\/\//, { error: "must be a redis:// or rediss:// URL" });
+const RedisUrls = z
+  .string()
+  .transform((urls) => urls.split(",").map((url) => url.trim()))
+  .pipe(z.array(z.string().regex(/^rediss?:\/\/[^,\s]+$/, { error: "must be a redis:// or rediss:// URL (a cluster's: several, comma-separated)" })));
 const RedisPrefix = z
   .string()
   .regex(/^[A-Za-z0-9_.:-]{1,100}$/, { error: "must be 1-100 letters, digits or _ . : - (no spaces)" })
@@ -77,6 +81,20 @@ function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: 
 
 const POOLER: Source = { flag: "--pg-pooler", env: "ICCID_PG_POOLER" };
 const DIRECT_URL: Source = { flag: "--pg-direct-url", env: "ICCID_PG_DIRECT_URL" };
+const REDIS: Source = { flag: "--redis", env: "ICCID_REDIS_URL" };
+const REDIS_CLUSTER: Source = { flag: "--redis-cluster", env: "ICCID_REDIS_CLUSTER" };
+
+/** Where Redis is: one URL, or with --redis-cluster a cluster's seed nodes. */
+function redisTarget(flags: Record<string, unknown>, env: NodeJS.ProcessEnv): RedisTarget | undefined {
+  const urls = pick(RedisUrls.optional(), flags.redis, REDIS, env, undefined);
+  const cluster = pick(Flag, flags.redisCluster, REDIS_CLUSTER, env, false);
+  if (urls === undefined) {
+    if (cluster) throw new SettingsError(`${read(flags.redisCluster, REDIS_CLUSTER, env, "")[1]}: only with --redis (the cluster's nodes)`);
+    return undefined;
+  }
+  if (urls.length > 1 && !cluster) throw new SettingsError(`${read(flags.redis, REDIS, env, "")[1]}: one URL, or with --redis-cluster a cluster's nodes`);
+  return { urls, cluster };
+}
 
 export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): CommandSettings {
   const db = pick(z.string().min(1), flags.db, { flag: "--db", env: "ICCID_DB" }, env, "./data/iccid.db");
@@ -98,7 +116,7 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
     logLevel: pick(LogLevel, flags.logLevel, { flag: "--log-level", env: "ICCID_LOG_LEVEL" }, env, "info"),
     logFormat: pick(LogFormat, flags.logFormat, { flag: "--log-format", env: "ICCID_LOG_FORMAT" }, env, "auto"),
     metricsPort: pick(Port.optional(), flags.metricsPort, { flag: "--metrics-port", env: "ICCID_METRICS_PORT" }, env, undefined),
-    redis: pick(RedisUrl.optional(), flags.redis, { flag: "--redis", env: "ICCID_REDIS_URL" }, env, undefined),
+    redis: redisTarget(flags, env),
     redisPrefix: pick(RedisPrefix, flags.redisPrefix, { flag: "--redis-prefix", env: "ICCID_REDIS_PREFIX" }, env, "iccid"),
     sendTimeoutSeconds: pick(Seconds, flags.sendTimeout, { flag: "--send-timeout", env: "ICCID_SEND_TIMEOUT" }, env, 30),
     unsentLimitMib: pick(Mebibytes, flags.unsentLimit, { flag: "--unsent-limit", env: "ICCID_UNSENT_LIMIT_MB" }, env, 64),

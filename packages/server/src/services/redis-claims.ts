@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis.js";
+import type { RedisHealth } from "../redis-health.js";
 import { MemoryClaims, type InFlightClaims } from "./idempotent-requests.js";
 
 /**
@@ -18,21 +19,25 @@ export class RedisClaims implements InFlightClaims {
   readonly #heldLocally = new Set<string>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
+    private readonly health?: Pick<RedisHealth, "failed" | "answered">,
   ) {}
 
   async take(key: Buffer, fingerprint: Buffer): Promise<Buffer | undefined> {
     const name = this.#name(key);
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
-        if ((await this.redis.set(name, fingerprint, "PX", ABANDONED_CLAIM_MS, "NX")) === "OK") return undefined;
+        const taken = (await this.redis.set(name, fingerprint, "PX", ABANDONED_CLAIM_MS, "NX")) === "OK";
+        this.health?.answered();
+        if (taken) return undefined;
         const holder = await this.redis.getBuffer(name);
         if (holder) return holder;
         // Released between the two calls: take it again.
       }
       return fingerprint;
-    } catch {
+    } catch (error) {
+      this.health?.failed(error);
       this.#heldLocally.add(name);
       return this.#local.takeNow(key, fingerprint);
     }

@@ -58,3 +58,12 @@ export class DatabaseMissing extends StoreUnavailable {
     this.name = "DatabaseMissing";
   }
 }
+
+/** PostgreSQL refused the user or password the URL gives (SQLSTATE class 28): a setting to correct, not an outage. */
+export class CredentialsRefused extends StoreUnavailable {
+  constructor(options: { cause: unknown }) {
+    super(options);
+    this.message = `PostgreSQL refused the credentials in --db / ICCID_DB (${(options.cause as Error).message}): correct the user or password`;
+    this.name = "CredentialsRefused";
+  }
+}

@@ -2,6 +2,7 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { describe, expect, it } from "vitest";
 import { redisLimiters } from "../../src/limits/redis-limiters.js";
 import { connectRedis, redisReady } from "../../src/redis.js";
+import { RedisHealth } from "../../src/redis-health.js";
 import { useTestRedis } from "./test-redis.js";
 
 // The Redis limiters on a real Redis: limits exact across instances, each request told its own remaining
@@ -68,11 +69,15 @@ describe("the Redis limiter", () => {
     expect(await t.redis.exists(`${t.namespace}:calls:{k}`)).toBe(0);
   });
 
-  it("answers from memory when Redis refuses the command, and leaves the key as it was", async () => {
-    const limiter = redisLimiters(t.redis, t.namespace)(2, 60, "refused");
+  it("answers from memory when Redis refuses the command, leaves the key as it was, and says Redis failed until it answers", async () => {
+    const health = new RedisHealth(t.redis);
+    const limiter = redisLimiters(t.redis, t.namespace, health)(2, 60, "refused");
     await t.redis.set(`${t.namespace}:refused:{k}`, "not a number");
     expect(await consumeAll([limiter.consume("k"), limiter.consume("k"), limiter.consume("k")])).toEqual([1, 0, "refused"]);
     expect(await t.redis.get(`${t.namespace}:refused:{k}`)).toBe("not a number");
+    expect(health.answering).toBe(false);
+    expect(await consumeAll([limiter.consume("other")])).toEqual([1]);
+    expect(health.answering).toBe(true);
   });
 
   it("falls back to the in-memory limiter when Redis is not ready, still counting each request", async () => {

@@ -5,7 +5,9 @@ import { listen } from "../../http-server.js";
 import { redactUrls } from "../../auth/redacted-url.js";
 import { RedisClaims } from "../../services/redis-claims.js";
 import { redisLimiters } from "../../limits/redis-limiters.js";
-import { connectRedis, RedisHealth, redisReady } from "../../redis.js";
+import { connectRedis, redisReady } from "../../redis.js";
+import { checkRedis } from "../../redis-checks.js";
+import { RedisHealth } from "../../redis-health.js";
 import { ServerMetrics, serveMetrics } from "../../metrics/prometheus.js";
 import { DEFAULT_PLAN } from "../../settings.js";
 import { isPostgresUrl } from "../../store/open.js";
@@ -24,7 +26,8 @@ export function startCommand(): Command {
     .option("--trust-proxy", "trust X-Forwarded-* from a reverse proxy (env ICCID_TRUST_PROXY)")
     .option("--proxy-hops <n>", "with --trust-proxy: proxies that append to X-Forwarded-For (env ICCID_PROXY_HOPS, default 1)")
     .option("--metrics-port <n>", "serve Prometheus metrics at GET /metrics on this port of the same host (env ICCID_METRICS_PORT; default: off)")
-    .option("--redis <url>", "share rate limits across instances through Redis (env ICCID_REDIS_URL)")
+    .option("--redis <url>", "share rate limits across instances through Redis (env ICCID_REDIS_URL; a cluster's nodes comma-separated)")
+    .option("--redis-cluster", "--redis names a Redis Cluster (env ICCID_REDIS_CLUSTER)")
     .option("--redis-prefix <prefix>", "start of every Redis key the server writes (env ICCID_REDIS_PREFIX, default iccid)")
     .option("--send-timeout <seconds>", "reset a connection whose answer has not left for its client after this long (env ICCID_SEND_TIMEOUT, default 30)")
     .option("--unsent-limit <MiB>", "answer 503 while unsent answers hold more than this (env ICCID_UNSENT_LIMIT_MB, default 64)")
@@ -36,10 +39,15 @@ export function startCommand(): Command {
       const logger = commandLogger(settings);
       // One serving process per SQLite file (its rate limits live in memory); held until the process ends.
       const lock = isPostgresUrl(settings.db) || settings.db === ":memory:" ? undefined : ServerLock.take(settings.db);
+      // A Redis setting that cannot work ends the start here; a Redis that is down is an outage to start through.
+      const redisAtStart = settings.redis && (await checkRedis(settings.redis));
+      if (redisAtStart && redisAtStart.answering && !redisAtStart.persistent) {
+        logger.warn("redis keeps no append-only file: when it restarts, every account's rate-limit window starts afresh (appendonly yes keeps them)");
+      }
       const store = await openMigrated(command.optsWithGlobals(), { create: true, checkIntegrity: true });
-      const redis = settings.redis ? connectRedis(settings.redis) : undefined;
+      const redis = settings.redis && connectRedis(settings.redis);
       redis?.on("error", (error: Error & { code?: string }) => logger.debug({ err: { code: error.code, message: error.message } }, "redis error"));
-      const redisHealth = redis && new RedisHealth(redis, logger);
+      const redisHealth = redis && new RedisHealth(redis, logger, settings.redis!.cluster);
       // Serving starts once Redis answers, or after a short wait without it (RedisHealth logs the outage).
       if (redis) await redisReady(redis);
       const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
@@ -59,7 +67,9 @@ export function startCommand(): Command {
           unsentLimitBytes: Math.round(settings.unsentLimitMib * 1024 * 1024),
           auditRetentionDays: settings.auditRetentionDays,
         },
-        ...(redis ? { limiterFactory: redisLimiters(redis, settings.redisPrefix), sharedLimits: redisHealth, claims: new RedisClaims(redis, settings.redisPrefix) } : {}),
+        ...(redis && redisHealth
+          ? { limiterFactory: redisLimiters(redis, settings.redisPrefix, redisHealth), sharedLimits: redisHealth, claims: new RedisClaims(redis, settings.redisPrefix, redisHealth) }
+          : {}),
         ...(metrics ? { metrics } : {}),
       });
       const scrape = metrics && (await serveMetrics(metrics, settings.host, settings.metricsPort!));
@@ -88,7 +98,7 @@ export function startCommand(): Command {
       // Announced only once a stop is handled gracefully: whoever waits for this line may signal at once.
       // Every URL shown goes through redactUrls: a password in --db or --redis is never logged or printed.
       const db = redactUrls(settings.db);
-      const shared = settings.redis ? { redis: redactUrls(settings.redis), redis_prefix: settings.redisPrefix } : {};
+      const shared = settings.redis ? { redis: redactUrls(settings.redis.urls.join(",")), ...(settings.redis.cluster ? { redis_cluster: true } : {}), redis_prefix: settings.redisPrefix } : {};
       // Behind a transaction pooler: whether grant changes are heard (LISTEN on the direct URL) or polled.
       const pooler = settings.pgPooler === "none" ? {} : { pg_pooler: settings.pgPooler, grant_changes: settings.pgDirectUrl ? redactUrls(settings.pgDirectUrl) : "polled" };
       logger.info({ url: running.url, db, ...pooler, ...shared, data_version: decoder.current.dataVersion, ...(scrape ? { metrics: scrape.url } : {}) }, "listening");

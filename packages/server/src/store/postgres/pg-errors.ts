@@ -1,4 +1,4 @@
-import { DatabaseMissing, StoreUnavailable } from "../errors.js";
+import { CredentialsRefused, DatabaseMissing, StoreUnavailable } from "../errors.js";
 
 // Error codes that mean PostgreSQL cannot be reached or is going away: class 08 (connection exception),
 // 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now) and the socket-level errnos.
@@ -25,4 +25,9 @@ export function noDatabase(error: unknown): DatabaseMissing | undefined {
   if (code !== "3D000") return undefined;
   const name = /database "(.*)" does not exist/.exec(String(message))?.[1];
   return name === undefined ? undefined : new DatabaseMissing(name, { cause: error });
+}
+
+/** A connection refused for its user or password (class 28: invalid authorization, invalid password). */
+export function refusedCredentials(error: unknown): CredentialsRefused | undefined {
+  return String((error as { code?: unknown })?.code ?? "").startsWith("28") ? new CredentialsRefused({ cause: error }) : undefined;
 }

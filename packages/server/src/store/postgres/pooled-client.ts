@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { StoreUnavailable } from "../errors.js";
-import { isConnectionLoss, noDatabase } from "./pg-errors.js";
+import { isConnectionLoss, noDatabase, refusedCredentials } from "./pg-errors.js";
 
 export type Queryable = Pick<pg.PoolClient, "query">;
 
@@ -20,7 +20,7 @@ export async function withClient<T>(
   try {
     client = await pool.connect();
   } catch (error) {
-    throw noDatabase(error) ?? new StoreUnavailable({ cause: error });
+    throw noDatabase(error) ?? refusedCredentials(error) ?? new StoreUnavailable({ cause: error });
   }
   let broken: Error | undefined;
   const onError = (error: Error) => (broken = error);
