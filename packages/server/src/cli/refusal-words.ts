@@ -7,5 +7,6 @@ import { NotFound, type Refusal } from "../domain/refusals.js";
 export function refusalInWords(refusal: Refusal): string {
   if (refusal instanceof NotFound && refusal.missing === "plan") return `${refusal.message} (see \`iccid-server plan list\`)`;
   if (refusal instanceof NotFound && refusal.missing === "account") return `${refusal.message} (see \`iccid-server account list\`)`;
+  if (refusal instanceof NotFound && refusal.missing === "api_key") return `${refusal.message} (see \`iccid-server key list --email …\`)`;
   return refusal.message;
 }

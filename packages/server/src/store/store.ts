@@ -172,6 +172,8 @@ export interface CredentialStore {
   insertKey(key: ApiKeyRow): Promise<void>;
   findKeyGrant(hash: string): Promise<KeyGrant | undefined>;
   listKeys(accountId: string): Promise<ApiKeyRow[]>;
+  /** A key by its id, whichever account's (the operator's commands). */
+  findKey(keyId: string): Promise<ApiKeyRow | undefined>;
   revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome>;
   /**
    * Replaces a working key with `successor`, in one transaction: the old key stops at `oldKeyExpiresAt`

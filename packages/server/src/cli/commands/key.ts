@@ -1,9 +1,11 @@
 import { Command, Option } from "commander";
-import { KEY_SCOPES, parseDuration, type KeyScope } from "@iccid/core";
+import { KEY_SCOPES, parseDuration, type KeyRecord, type KeyScope } from "@iccid/core";
+import { NotFound } from "../../domain/refusals.js";
 import { Accounts } from "../../services/accounts.js";
 import { ApiKeys } from "../../services/api-keys.js";
 import { systemClock } from "../../time.js";
 import { UsageError } from "../input.js";
+import { printListing } from "../listing.js";
 import { operatorOrigin } from "../operator-origin.js";
 import { withStore } from "../store-access.js";
 
@@ -36,5 +38,36 @@ export function keyCommand(): Command {
       });
       process.stdout.write(`${created.key}\n`);
     });
+  key
+    .command("list")
+    .description("list an account's API keys, newest first (never the keys themselves)")
+    .requiredOption("--email <email>", "account email")
+    .option("--json", "JSON output, one array, as GET /api/v1/keys answers")
+    .action(async (opts: { email: string; json?: boolean }, command: Command) => {
+      const keys = await withStore(command, async (store) => {
+        const owner = await new Accounts(store, systemClock).byEmail(opts.email);
+        return new ApiKeys(store, systemClock).list(owner.id);
+      });
+      if (opts.json) process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
+      else printListing(["ID", "NAME", "KEY", "SCOPES", "CREATED", "LAST USED", "EXPIRES", "STATE"], keys.map(keyRow));
+    });
+  key
+    .command("revoke")
+    .description("revoke an API key by its id (`key list` shows them): refused by every instance within 1 s")
+    .argument("<id>", "the key's id, key_…")
+    .action(async (id: string, _opts: unknown, command: Command) => {
+      const outcome = await withStore(command, async (store) => {
+        const found = await store.findKey(id);
+        if (!found) throw new NotFound("api_key", id);
+        return new ApiKeys(store, systemClock).revoke(found.account_id, id, operatorOrigin());
+      });
+      process.stderr.write(`${id}: ${outcome === "revoked" ? "revoked" : "already revoked"}\n`);
+    });
   return key;
+}
+
+/** A key's row: what it is called and shows of itself, what it may do, and whether it still works. */
+function keyRow(k: KeyRecord): string[] {
+  const state = k.revoked_at !== null ? `revoked ${k.revoked_at}` : k.expires_at !== null && Date.parse(k.expires_at) <= systemClock.now() ? "expired" : "active";
+  return [k.id, k.name ?? "-", `${k.prefix}…${k.last4}`, k.scopes.join(","), k.created_at, k.last_used_at ?? "never", k.expires_at ?? "never", state];
 }

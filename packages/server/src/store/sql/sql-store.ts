@@ -167,6 +167,11 @@ export class SqlStore implements Store {
     return rows.map(keyFromRow);
   }
 
+  async findKey(keyId: string): Promise<ApiKeyRow | undefined> {
+    const row = await this.driver.get<KeyTableRow>("SELECT * FROM api_keys WHERE id = ?", [keyId]);
+    return row && keyFromRow(row);
+  }
+
   async rollKey(accountId: string, keyId: string, successor: ApiKeyRow, oldKeyExpiresAt: number, at: number): Promise<RollOutcome> {
     const [marked] = await this.driver.atomically(rollKeyStatements(accountId, keyId, successor, oldKeyExpiresAt, at));
     this.#grantCache?.forgetKey(keyId);
