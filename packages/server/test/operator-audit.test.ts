@@ -65,6 +65,9 @@ describe("the operator and the audit trail", () => {
     expect(lines).toHaveLength(6);
     expect(run(["audit", "--since", "1h"]).stdout.trim().split("\n")).toHaveLength(6);
     expect(run(["audit", "--since", "2099-01-01"]).stdout).toBe("");
+    expect(run(["audit", "--since", "2099-01-01", "--json"]).stdout).toBe("[]\n");
+    expect(run(["audit", "--limit", "2"]).stdout.trim().split("\n")).toEqual(lines.slice(0, 2));
+    expect(JSON.parse(run(["audit", "--email", email, "--limit", "1", "--json"]).stdout)).toEqual(events.slice(0, 1));
 
     const list = run(["audit", "--email", "nobody@example.test"]);
     expect(list.status).toBe(1);
@@ -107,6 +110,7 @@ describe("the operator and the audit trail", () => {
     const since = run(["audit", "--since", "last week"]);
     expect(since.status).toBe(2);
     expect(since.stderr).toMatch(/--since must be/);
+    for (const limit of ["0", "-3", "ten", "1.5"]) expect(run(["audit", "--limit", limit])).toMatchObject({ status: 2, stderr: expect.stringMatching(/--limit must be a whole number/) });
   });
 
   it("deletes events older than the retention before showing the rest", async () => {

@@ -28,5 +28,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return constantTimeEqual(actual, expected);
 }
 
-/** A hash of a random password: verifying against it costs the same as a real check (unknown emails). */
-export const DECOY_PASSWORD_HASH = hashPassword(randomBytes(16).toString("hex"));
+let decoy: Promise<string> | undefined;
+
+/**
+ * A hash of a random password: verifying against it costs the same as a real check (unknown emails). Made
+ * on first use, not at import: a scrypt holds 32 MiB while it runs, which every operator command paid.
+ */
+export function decoyPasswordHash(): Promise<string> {
+  return (decoy ??= hashPassword(randomBytes(16).toString("hex")));
+}

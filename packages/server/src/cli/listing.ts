@@ -30,3 +30,29 @@ export function printListing(header: readonly string[], rows: readonly (readonly
   const fitted = (line: string) => (width(line) <= room ? line : [...line].slice(0, room - 1).join("") + "…");
   out.write(table.map((cells) => `${fitted(padded(cells))}\n`).join(""));
 }
+
+/**
+ * A listing read page by page (`audit`): into a pipe or a file each page is written as it is read, so the
+ * command's memory is one page whatever the length; a terminal's aligned columns need every row first.
+ */
+export async function printListingPages(header: readonly string[], pages: AsyncIterable<readonly (readonly string[])[]>, out: ListingOut = process.stdout): Promise<void> {
+  if (out.isTTY) {
+    const rows: (readonly string[])[] = [];
+    for await (const page of pages) rows.push(...page);
+    return printListing(header, rows, out);
+  }
+  for await (const page of pages) out.write(tsvText(page));
+}
+
+/** Records read page by page, as one JSON array, written as they are read. */
+export async function printJsonPages(pages: AsyncIterable<readonly unknown[]>, out: ListingOut = process.stdout): Promise<void> {
+  let first = true;
+  out.write("[");
+  for await (const page of pages) {
+    for (const record of page) {
+      out.write(`${first ? "\n" : ",\n"}  ${JSON.stringify(record)}`);
+      first = false;
+    }
+  }
+  out.write(first ? "]\n" : "\n]\n");
+}

@@ -10,6 +10,8 @@ const DAY_MS = 86_400_000;
 const SWEEP_INTERVAL_MS = 3_600_000;
 /** A User-Agent is kept to this many characters, control characters dropped. */
 const USER_AGENT_MAX = 256;
+/** Events read at a time for the operator's listing. */
+const OPERATOR_PAGE = 500;
 /**
  * An event's id sorts after every id this process made before it, also within one millisecond, so the
  * trail's order (time, then id) is the order the events were recorded in: an account is created before
@@ -69,16 +71,21 @@ export class AuditTrail {
     return { events: events.map(toAuditEvent), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
   }
 
-  /** Every event (one account's, or all), newest first, since an instant: for the operator. */
-  async since(filter: { accountId?: string; since?: number }): Promise<AuditEvent[]> {
+  /**
+   * Every event (one account's, or all), newest first, since an instant, at most `limit` of them: for the
+   * operator, page by page as the store reads them, so a trail of any length costs one page of memory.
+   */
+  async *since(filter: { accountId?: string; since?: number; limit?: number }): AsyncGenerator<AuditEvent[]> {
     await this.sweep();
-    const out: AuditEvent[] = [];
+    const { limit = Infinity, ...where } = filter;
+    let left = limit;
     let before: { at: number; id: string } | undefined;
-    for (;;) {
-      const rows = await this.store.auditEvents({ ...filter, limit: 500, ...(before ? { before } : {}) });
-      out.push(...rows.map(toAuditEvent));
+    while (left > 0) {
+      const rows = await this.store.auditEvents({ ...where, limit: Math.min(OPERATOR_PAGE, left), ...(before ? { before } : {}) });
+      if (rows.length > 0) yield rows.map(toAuditEvent);
+      left -= rows.length;
       const last = rows.at(-1);
-      if (rows.length < 500 || !last) return out;
+      if (rows.length < OPERATOR_PAGE || !last) return;
       before = { at: last.at, id: last.id };
     }
   }

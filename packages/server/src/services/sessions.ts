@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Session as SessionBody } from "@iccid/core";
-import { DECOY_PASSWORD_HASH, verifyPassword } from "../auth/passwords.js";
+import { decoyPasswordHash, verifyPassword } from "../auth/passwords.js";
 import { sha256Hex } from "../auth/secrets.js";
 import { InvalidCredentials } from "../domain/refusals.js";
 import type { LoginThrottle } from "../limits/rate-limit.js";
@@ -63,7 +63,7 @@ export class Sessions {
       throw throttled.refusal;
     }
     // Unknown emails cost a full scrypt too, so timing does not tell which emails exist.
-    const ok = await verifyPassword(password, account?.password_hash ?? (await DECOY_PASSWORD_HASH));
+    const ok = await verifyPassword(password, account?.password_hash ?? (await decoyPasswordHash()));
     if (account && !ok && (await this.throttle.mayRecord(account.id))) await this.audit.record(account.id, "session.failed", origin);
     if (!account || !ok) throw new InvalidCredentials();
     await this.throttle.succeeded(throttleKey, ip);
