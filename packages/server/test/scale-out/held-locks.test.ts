@@ -50,8 +50,9 @@ describe("a lock held past the query timeout", () => {
       return async () => {
         await probing;
         // Statements still waiting for the lock well past the timeout: the server's sessions would keep them.
+        // clock_timestamp(): now() is the start of the transaction that holds the lock.
         const waiting = await s.direct.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND now() - query_start > $1::interval",
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND clock_timestamp() - query_start > $1::interval",
           [`${TIMEOUT_S + 1} seconds`],
         );
         lingering = waiting.rows[0].n;
