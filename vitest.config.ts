@@ -24,7 +24,7 @@ if (process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL) {
       // SQLite-only by nature: the command tests use files, the fault tests open SQLite directly; the HTTP
       // timeouts and slow readers do not depend on the store.
       exclude: [
-        ...["test/command.test.ts", "test/faults.test.ts", "test/metrics.test.ts", "test/operator-commands.test.ts", "test/slow-readers.test.ts", "test/slow-senders.test.ts", "test/e2e/**"],
+        ...["test/command.test.ts", "test/faults.test.ts", "test/metrics.test.ts", "test/operator-commands.test.ts", "test/slow-readers.test.ts", "test/slow-senders.test.ts", "test/sqlite-lock-wait.test.ts", "test/e2e/**"],
         // Left out only when `npm test` found no pgbouncer and could not install one (it says so).
         ...(process.env.ICCID_SKIP_PGBOUNCER === "1" ? [PGBOUNCER_TEST] : []),
       ],

@@ -24,6 +24,8 @@ export function buildProgram(): Command {
     .option("--db <path|url>", "SQLite file or postgres:// URL (env ICCID_DB, default ./data/iccid.db)")
     .addOption(new Option("--pg-pooler <mode>", "a pooler in transaction mode in front of PostgreSQL (env ICCID_PG_POOLER, default none)").choices(["none", "transaction"]))
     .option("--pg-direct-url <url>", "with --pg-pooler transaction: the same database without the pooler, to LISTEN (env ICCID_PG_DIRECT_URL; default: poll)")
+    .option("--pg-pool-size <n>", "connections in the PostgreSQL pool (env ICCID_PG_POOL_SIZE, default 10)")
+    .option("--query-timeout <seconds>", "store work past this is answered 503, a SQLite lock waited for this long (env ICCID_QUERY_TIMEOUT, default 5)")
     .showHelpAfterError()
     .exitOverride() // main() picks the exit codes
     .hook("preAction", (_program, action) => {

@@ -40,3 +40,22 @@ describe("the Redis settings", () => {
     expect(() => resolveSettings({ redis: "http://:s3cret@cache:6379" }, {})).toThrow(/\(got "http:\/\/:\*\*\*@cache:6379"\)$/);
   });
 });
+
+describe("the query timeout and the pool size", () => {
+  it("default to 5 s and 10 connections; take the flag over the variable", () => {
+    expect(resolveSettings({ db: PG }, {})).toMatchObject({ queryTimeoutSeconds: 5, pgPoolSize: 10 });
+    const env = { ICCID_QUERY_TIMEOUT: "2.5", ICCID_PG_POOL_SIZE: "4" };
+    expect(resolveSettings({ db: PG }, env)).toMatchObject({ queryTimeoutSeconds: 2.5, pgPoolSize: 4 });
+    expect(resolveSettings({ db: PG, queryTimeout: "1", pgPoolSize: "20" }, env)).toMatchObject({ queryTimeoutSeconds: 1, pgPoolSize: 20 });
+    expect(resolveSettings({ db: "./data/iccid.db" }, { ICCID_QUERY_TIMEOUT: "3" })).toMatchObject({ queryTimeoutSeconds: 3 });
+  });
+
+  it("refuse, naming where the value came from: no number, out of range, a pool for a SQLite file", () => {
+    expect(() => resolveSettings({ db: PG, queryTimeout: "soon" }, {})).toThrow(new SettingsError('--query-timeout: must be a number of seconds (got "soon")'));
+    expect(() => resolveSettings({ db: PG }, { ICCID_QUERY_TIMEOUT: "0" })).toThrow(/^ICCID_QUERY_TIMEOUT: must be at least 0.1/);
+    expect(() => resolveSettings({ db: PG, queryTimeout: "601" }, {})).toThrow(/^--query-timeout: must be at most 600/);
+    expect(() => resolveSettings({ db: PG, pgPoolSize: "2.5" }, {})).toThrow(/^--pg-pool-size: must be a whole number of connections/);
+    expect(() => resolveSettings({ db: PG }, { ICCID_PG_POOL_SIZE: "0" })).toThrow(/^ICCID_PG_POOL_SIZE: must be at least 1/);
+    expect(() => resolveSettings({ db: "./data/iccid.db", pgPoolSize: "4" }, {})).toThrow(/^--pg-pool-size: only with a postgres:\/\/ --db/);
+  });
+});

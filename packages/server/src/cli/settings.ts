@@ -14,6 +14,10 @@ export interface CommandSettings {
   pgPooler: PgPooler;
   /** With pgPooler "transaction": the same database without the pooler, for LISTEN; unset means grants are polled. */
   pgDirectUrl: string | undefined;
+  /** Connections in the PostgreSQL pool of each process. */
+  pgPoolSize: number;
+  /** Seconds a store call may take (a connection, its statements, a charge's commit) before it is answered 503. */
+  queryTimeoutSeconds: number;
   trustProxy: boolean;
   /** With trustProxy: how many proxies in front append to X-Forwarded-For (the client is that many from the right). */
   proxyHops: number;
@@ -49,6 +53,9 @@ const LogFormat = z.enum(["auto", "json", "pretty"]);
 const Seconds = z.coerce.number({ error: "must be a number of seconds" }).positive({ error: "must be more than 0" }).max(3600);
 const Mebibytes = z.coerce.number({ error: "must be a number of MiB" }).positive({ error: "must be more than 0" }).max(65536);
 const Days = z.coerce.number({ error: "must be a whole number of days" }).int().min(1, { error: "must be at least 1" }).max(36_500);
+const Connections = { error: "must be a whole number of connections" };
+const PoolSize = z.coerce.number(Connections).int(Connections).min(1, { error: "must be at least 1" }).max(1000, { error: "must be at most 1000" });
+const QueryTimeout = z.coerce.number({ error: "must be a number of seconds" }).min(0.1, { error: "must be at least 0.1" }).max(600, { error: "must be at most 600" });
 const Pooler = z.enum(["none", "transaction"], { error: 'must be "none" or "transaction"' });
 const PostgresUrl = z.string().refine(isPostgresUrl, { error: "must be a postgres:// or postgresql:// URL" });
 const RedisUrls = z
@@ -81,6 +88,7 @@ function pick<T>(schema: z.ZodType<T>, flagValue: unknown, source: Source, env: 
 
 const POOLER: Source = { flag: "--pg-pooler", env: "ICCID_PG_POOLER" };
 const DIRECT_URL: Source = { flag: "--pg-direct-url", env: "ICCID_PG_DIRECT_URL" };
+const POOL_SIZE: Source = { flag: "--pg-pool-size", env: "ICCID_PG_POOL_SIZE" };
 const REDIS: Source = { flag: "--redis", env: "ICCID_REDIS_URL" };
 const REDIS_CLUSTER: Source = { flag: "--redis-cluster", env: "ICCID_REDIS_CLUSTER" };
 
@@ -105,12 +113,17 @@ export function resolveSettings(flags: Record<string, unknown>, env: NodeJS.Proc
   if (pgDirectUrl !== undefined && pgPooler !== "transaction") {
     throw new SettingsError(`${read(flags.pgDirectUrl, DIRECT_URL, env, "")[1]}: only with --pg-pooler transaction (without a pooler, --db is direct already)`);
   }
+  const pgPoolSize = pick(PoolSize, flags.pgPoolSize, POOL_SIZE, env, 10);
+  const poolSizeFrom = read(flags.pgPoolSize, POOL_SIZE, env, undefined)[1];
+  if (poolSizeFrom !== "default" && !isPostgresUrl(db)) throw new SettingsError(`${poolSizeFrom}: only with a postgres:// --db (the database is a SQLite file)`);
   return {
     port: pick(Port, flags.port, { flag: "--port", env: "ICCID_PORT" }, env, 8080),
     host: pick(z.string().min(1), flags.host, { flag: "--host", env: "ICCID_HOST" }, env, "127.0.0.1"),
     db,
     pgPooler,
     pgDirectUrl,
+    pgPoolSize,
+    queryTimeoutSeconds: pick(QueryTimeout, flags.queryTimeout, { flag: "--query-timeout", env: "ICCID_QUERY_TIMEOUT" }, env, 5),
     trustProxy: pick(Flag, flags.trustProxy, { flag: "--trust-proxy", env: "ICCID_TRUST_PROXY" }, env, false),
     proxyHops: pick(Hops, flags.proxyHops, { flag: "--proxy-hops", env: "ICCID_PROXY_HOPS" }, env, 1),
     logLevel: pick(LogLevel, flags.logLevel, { flag: "--log-level", env: "ICCID_LOG_LEVEL" }, env, "info"),

@@ -21,9 +21,9 @@ interface OpenOptions {
  * making an empty database where a mistyped --db points.
  */
 export async function openMigrated(flags: Record<string, unknown>, { create = false, seedPlan = true, checkIntegrity = false }: OpenOptions = {}): Promise<Store> {
-  const { db, pgPooler, pgDirectUrl } = resolveSettings(flags);
+  const { db, pgPooler, pgDirectUrl, pgPoolSize, queryTimeoutSeconds } = resolveSettings(flags);
   if (!create && !isPostgresUrl(db) && !existsSync(db)) throw new Error(`no database at ${db}: check --db or ICCID_DB (\`iccid-server start\` makes a new one)`);
-  const store = openStore(db, { pooler: pgPooler, ...(pgDirectUrl ? { directUrl: pgDirectUrl } : {}) });
+  const store = openStore(db, { pooler: pgPooler, max: pgPoolSize, queryTimeoutMs: queryTimeoutSeconds * 1000, ...(pgDirectUrl ? { directUrl: pgDirectUrl } : {}) });
   try {
     if (checkIntegrity && store instanceof SqliteStore) await store.checkIntegrity();
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Middleware, Next, ParameterizedContext } from "koa";
 import type { IdempotentRequests } from "../services/idempotent-requests.js";
+import { StoreUnavailable } from "../store/errors.js";
 import { JSON_CONTENT_TYPE } from "./answer-writer.js";
 import { HttpProblem } from "./problem.js";
 import type { AppState } from "./state.js";
@@ -48,11 +49,17 @@ export function idempotency(requests: IdempotentRequests, route: IdempotentRoute
         return;
       }
       ctx.state.claimed = claimed;
+      let storeSilent = false;
       try {
         await next();
+      } catch (error) {
+        storeSilent = error instanceof StoreUnavailable;
+        throw error;
       } finally {
-        // A request that charged nothing learnt nothing of a proof: another body under the key is refused still.
-        if (!claimed.charged && !claimed.replayed) await claimed.readProof();
+        // A request that charged nothing learnt nothing of a proof: another body under the key is refused
+        // still. Not after the store did not answer (503): asking it again would hold the answer up past
+        // the query timeout, and the retry the 503 asks for reads the proof.
+        if (!claimed.charged && !claimed.replayed && !storeSilent) await claimed.readProof();
       }
       if (ctx.status < 200 || ctx.status > 299 || ctx.res.headersSent) return;
       if (claimed.replayed) ctx.set("Idempotent-Replayed", "true");

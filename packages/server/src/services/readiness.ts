@@ -1,4 +1,4 @@
-import { DatabaseFileGone } from "../store/errors.js";
+import { ChargesStalled, DatabaseFileGone } from "../store/errors.js";
 import type { StoreLifecycle } from "../store/store.js";
 import type { Clock } from "../time.js";
 
@@ -22,8 +22,9 @@ export class NotReady extends Error {
 export type ReadyState = { status: "ok" } | { status: "degraded"; detail: string };
 
 /**
- * Whether this instance should be sent traffic: the store takes a write now and its database file is
- * still the one it opened. A silent Redis does not make it unready: every instance answers from its own
+ * Whether this instance should be sent traffic: the store takes a write now, commits charges within the
+ * query timeout (a lock on the counters stalls lookups while other writes go through), and its database
+ * file is still the one it opened. A silent Redis does not make it unready: every instance answers from its own
  * limits meanwhile, and taking them all out of a load balancer at once would stop the service, so the
  * state says `degraded` instead. However often it is asked (the endpoint needs no credentials), at most
  * one probe runs at a time and a result is reused for `maxAgeMs`, so asking cannot load the store.
@@ -58,6 +59,7 @@ export class Readiness {
       await this.store.checkWritable(this.clock.now());
     } catch (error) {
       if (error instanceof DatabaseFileGone) throw new NotReady("The database file was deleted or replaced while the server ran.", { cause: error });
+      if (error instanceof ChargesStalled) throw new NotReady("Lookups cannot be charged now: the store does not commit their charges within the query timeout.", { cause: error });
       throw new NotReady("The store cannot take a write now.", { cause: error });
     }
     if (this.limits && !this.limits.answering) return { status: "degraded", detail: "Redis is not answering: rate limits are per instance until it does." };

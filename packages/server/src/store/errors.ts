@@ -17,6 +17,15 @@ function faultWords(fault: unknown): string {
   return fault instanceof Error ? fault.message : "";
 }
 
+/** Charges are not being committed within the query timeout (the readiness probe says so). */
+export class ChargesStalled extends StoreUnavailable {
+  constructor() {
+    super();
+    this.message = "charges are not being committed within the query timeout";
+    this.name = "ChargesStalled";
+  }
+}
+
 /** The database was written by a newer server (a later schema version than this one knows). */
 export class SchemaTooNew extends Error {
   constructor(found: number, known: number) {

@@ -8,7 +8,10 @@ export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//.test(db);
 }
 
-/** Opens PostgreSQL for a postgres URL (reached as `pg` says), else the SQLite file at `db`. */
-export function openStore(db: string, pg: Pick<PgOptions, "pooler" | "directUrl"> = {}): Store {
-  return isPostgresUrl(db) ? new PgStore(db, pg) : new SqliteStore(db);
+/**
+ * Opens PostgreSQL for a postgres URL (reached as `pg` says), else the SQLite file at `db`, whose lock
+ * waits end at the same query timeout.
+ */
+export function openStore(db: string, pg: Omit<PgOptions, "schema"> = {}): Store {
+  return isPostgresUrl(db) ? new PgStore(db, pg) : new SqliteStore(db, pg.queryTimeoutMs === undefined ? {} : { lockWaitMs: pg.queryTimeoutMs });
 }

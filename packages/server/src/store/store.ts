@@ -147,7 +147,10 @@ export interface StoreLifecycle {
   close(): Promise<void>;
   /** Cheap liveness probe. */
   ping(): Promise<void>;
-  /** Readiness probe: one small real write; throws StoreUnavailable while the store cannot take one. */
+  /**
+   * Readiness probe: one small real write; throws StoreUnavailable while the store cannot take one, and
+   * ChargesStalled while charges are not being committed within the query timeout.
+   */
   checkWritable(at: number): Promise<void>;
 }
 

@@ -49,16 +49,16 @@ describe("charge receipts", () => {
   it("tell a resolver what a commit that happened answered", async () => {
     const token = randomUUID();
     expect((await commitByHand(token, 2)).rows).toEqual([{ charged: true, used: 2 }]);
-    expect(await claimReceipt(pool, token)).toEqual([{ charged: true, used: 2 }]);
+    expect(await claimReceipt(pool, token, performance.now() + 5_000)).toEqual([{ charged: true, used: 2 }]);
     expect(await store.quotaUsed(accountId, 0)).toBe(2);
   });
 
   it("once claimed by a resolver, make the commit fail should it still arrive: nothing charged", async () => {
     const token = randomUUID();
-    expect(await claimReceipt(pool, token)).toBeNull(); // it never came: not committed, and now never will be
+    expect(await claimReceipt(pool, token, performance.now() + 5_000)).toBeNull(); // it never came: not committed, and now never will be
     await expect(commitByHand(token, 5)).rejects.toMatchObject({ code: "23505" });
     expect(await store.quotaUsed(accountId, 0)).toBe(2);
-    expect(await claimReceipt(pool, token)).toBeNull(); // asked again (an answer lost twice): still not
+    expect(await claimReceipt(pool, token, performance.now() + 5_000)).toBeNull(); // asked again (an answer lost twice): still not
   });
 
   it("are deleted by the next group commit once their answers arrived", async () => {

@@ -39,7 +39,7 @@ describe("the group commit on PostgreSQL", () => {
     pool.on("error", () => {});
     const commit = new PgGroupCommit(pool, { named: true });
     const charge = { account_id: "acc_x", key_id: "key_x", period_start: 0, bucket_start: 0, lookups: 1, quota_limit: 10 };
-    await expect(commit.commit([charge])).rejects.toBeInstanceOf(StoreUnavailable);
+    await expect(commit.commit([charge], performance.now() + 5_000)).rejects.toBeInstanceOf(StoreUnavailable);
     await commit.close();
     await pool.end();
   });

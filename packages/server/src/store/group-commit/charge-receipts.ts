@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
+import { monotonicNow } from "../query-timeout.js";
 import type { ChargeOutcome } from "../store.js";
-import type { Queryable } from "../postgres/pooled-client.js";
+import { withClient, type Queryable } from "../postgres/pooled-client.js";
 
 /**
  * What commit_charges (migration 9) answers for each charge statement it ran, and keeps in its receipt; and
@@ -9,7 +10,6 @@ import type { Queryable } from "../postgres/pooled-client.js";
  */
 export type ChargeRun = ChargeOutcome | { alreadyProven: number };
 
-const RESOLVE_FOR_MS = 5_000;
 /** Receipts nobody will ask for again (their answers arrived or were given up) are gone after this. */
 const KEEP_RECEIPTS_MS = 3_600_000;
 
@@ -32,18 +32,18 @@ export async function claimOnce(db: Queryable, token: string): Promise<ChargeRun
 
 /**
  * Resolves a group commit whose answer was lost with its connection: its runs if it committed, null if it
- * did not. Asked for up to 5 s while PostgreSQL is out of reach; undefined when it still could not be
- * asked (the requests are then answered 503, and the commit is resolved later: charge-refunds.ts).
+ * did not. Asked again and again while PostgreSQL is out of reach, until `deadline` (monotonicNow, the
+ * deadline of the commit's oldest charge); undefined when it could not be asked by then (the requests are
+ * then answered 503, and the commit is resolved later: charge-refunds.ts).
  */
-export async function claimReceipt(pool: pg.Pool, token: string): Promise<ChargeRun[] | null | undefined> {
-  const deadline = Date.now() + RESOLVE_FOR_MS;
+export async function claimReceipt(pool: pg.Pool, token: string, deadline: number): Promise<ChargeRun[] | null | undefined> {
   for (;;) {
     try {
-      return await claimOnce(pool, token);
+      return await withClient(pool, (client) => claimOnce(client, token), undefined, deadline);
     } catch {
       // still out of reach: ask again
     }
-    if (Date.now() > deadline) return undefined;
+    if (monotonicNow() + 50 > deadline) return undefined;
     await sleep(50);
   }
 }

@@ -1,3 +1,5 @@
+import { StoreUnavailable } from "../errors.js";
+import { DEFAULT_QUERY_TIMEOUT_MS, monotonicNow } from "../query-timeout.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 
 /**
@@ -14,7 +16,12 @@ interface Pending {
   charge: Charge;
   resolve: (outcome: ChargeOutcome) => void;
   reject: (error: unknown) => void;
+  /** When its request must be answered by (monotonicNow): the query timeout after it was added. */
+  deadline: number;
 }
+
+/** What a charge's request is told when it could not even be sent within the query timeout. */
+const waitedTooLong = () => new StoreUnavailable({ cause: new Error("a charge waited past the query timeout for the commit before it") });
 
 /**
  * Group commit: charges are checked and metered one after another inside ONE transaction, and each
@@ -29,6 +36,12 @@ interface Pending {
  * going. Clients that keep N requests going otherwise settle into two groups committing in turn, each
  * waiting on the other's commit: twice the commits, and twice the times the instance sleeps and wakes.
  * The wait is bounded, and the size it waits for follows the load down after one commit.
+ *
+ * Every charge is answered within `timeoutMs` (the query timeout) of its arrival: one still waiting for
+ * the commit before it by then is answered StoreUnavailable unsent, so charged nothing; a commit is handed
+ * the deadline of its oldest charge and must settle by then. A commit that failed StoreUnavailable, or a
+ * charge that waited out its time, marks the charges as stalled (`stalled`, for readiness) until a commit
+ * succeeds, or for twice the query timeout after the last such failure when no charge comes.
  */
 export class GroupCommit {
   #pending: Pending[] = [];
@@ -38,16 +51,23 @@ export class GroupCommit {
   #gathering: NodeJS.Timeout | undefined;
   /** What a group waits to reach: the charges of the last commit and those that came while it ran. */
   #target = 1;
+  /** Answers the charges that wait behind a commit past their deadlines. */
+  #expiry: NodeJS.Timeout | undefined;
+  /** When the commit under way started; when charges were last answered StoreUnavailable (monotonicNow). */
+  #committingSince = 0;
+  #failedAt: number | undefined;
 
   constructor(
-    private readonly commit: (charges: Charge[]) => Promise<ChargeOutcome[]>,
+    private readonly commit: (charges: Charge[], deadline: number) => Promise<ChargeOutcome[]>,
     private readonly gatherMs = 0,
+    private readonly timeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
   ) {}
 
   add(charge: Charge): Promise<ChargeOutcome> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ charge, resolve, reject });
-      if (this.#committing || this.#scheduled) return;
+      this.#pending.push({ charge, resolve, reject, deadline: monotonicNow() + this.timeoutMs });
+      if (this.#committing) return this.#expireLater();
+      if (this.#scheduled) return;
       if (this.#gathering) {
         if (this.#pending.length >= this.#target) void this.#flush();
         return;
@@ -58,6 +78,16 @@ export class GroupCommit {
         this.#ready();
       });
     });
+  }
+
+  /**
+   * Whether charges cannot be committed now: a commit has been under way longer than the query timeout,
+   * or the last charges answered were answered StoreUnavailable (and it is not long since).
+   */
+  get stalled(): boolean {
+    const now = monotonicNow();
+    if (this.#committing && now - this.#committingSince > this.timeoutMs) return true;
+    return this.#failedAt !== undefined && now - this.#failedAt < 2 * this.timeoutMs;
   }
 
   /** Resolves once nothing is pending or being committed (before the store closes). */
@@ -76,8 +106,16 @@ export class GroupCommit {
     clearTimeout(this.#gathering);
     this.#gathering = undefined;
     if (this.#committing || this.#pending.length === 0) return this.#committing ?? Promise.resolve();
-    const group = this.#pending;
+    clearTimeout(this.#expiry);
+    this.#expiry = undefined;
+    const now = monotonicNow();
+    // Pending charges are in deadline order: those past theirs (a slow turn of the event loop) go unsent.
+    const late = this.#pending.findIndex((p) => p.deadline > now);
+    const group = late === -1 ? [] : this.#pending.slice(late);
+    this.#expire(late === -1 ? this.#pending : this.#pending.slice(0, late));
     this.#pending = [];
+    if (group.length === 0) return Promise.resolve();
+    this.#committingSince = now;
     // Cleared in a `.finally` callback, which always runs after this assignment: a commit that throws
     // synchronously must not leave a finished commit marked as running for good.
     const committing = this.#commit(group).finally(() => {
@@ -92,14 +130,40 @@ export class GroupCommit {
     let outcomes: ChargeOutcome[] | undefined;
     let failure: unknown;
     try {
-      outcomes = await this.commit(group.map((p) => p.charge));
+      outcomes = await this.commit(group.map((p) => p.charge), group[0]!.deadline);
     } catch (error) {
       failure = error;
     }
     // The next group's size, taken before these clients are answered and come back.
     this.#target = group.length + this.#pending.length;
-    if (outcomes) group.forEach((p, i) => p.resolve(outcomes[i]!));
-    else for (const p of group) p.reject(failure);
+    if (outcomes) {
+      this.#failedAt = undefined;
+      group.forEach((p, i) => p.resolve(outcomes[i]!));
+    } else {
+      if (failure instanceof StoreUnavailable) this.#failedAt = monotonicNow();
+      for (const p of group) p.reject(failure);
+    }
+  }
+
+  /** While a commit is under way: a timer for the first deadline of the charges waiting behind it. */
+  #expireLater(): void {
+    if (this.#expiry || this.#pending.length === 0) return;
+    this.#expiry = setTimeout(
+      () => {
+        this.#expiry = undefined;
+        const now = monotonicNow();
+        const late = this.#pending.findIndex((p) => p.deadline > now);
+        this.#expire(this.#pending.splice(0, late === -1 ? this.#pending.length : late));
+        this.#expireLater();
+      },
+      Math.max(0, this.#pending[0]!.deadline - monotonicNow()),
+    );
+  }
+
+  #expire(late: readonly Pending[]): void {
+    if (late.length === 0) return;
+    this.#failedAt = monotonicNow();
+    for (const p of late) p.reject(waitedTooLong());
   }
 }
 

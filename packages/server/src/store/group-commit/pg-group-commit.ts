@@ -8,6 +8,7 @@ import { ChargeRefunds } from "./charge-refunds.js";
 import { numberArray, TEXT_FIELDS, textArray, uuidArray } from "../postgres/pg-arrays.js";
 import { isConnectionLoss, storeError } from "../postgres/pg-errors.js";
 import { withClient } from "../postgres/pooled-client.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 
 // A named prepared statement, so each connection plans it once (unnamed behind a transaction pooler, where
@@ -18,30 +19,38 @@ const COMMIT_CHARGES: { name?: string; text: string } = {
   text: "SELECT charged, used FROM commit_charges($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
 };
 
+/** The part of a commit's time kept for resolving it should its answer be lost (claimReceipt). */
+const RESOLVE_SHARE = 0.2;
+
 /**
  * The group commit on PostgreSQL in ONE round trip: one call of commit_charges (migration 5) in autocommit,
  * where a transaction took three (BEGIN, the charges, COMMIT). The call charges the groups and leaves a
  * receipt under a token made here; when the connection is lost after the call was sent, the receipt says
  * whether it committed (charge-receipts.ts), so a charge that did is not answered 503 (and charged again
- * when the client retries), and one that did not is not charged later. When PostgreSQL cannot say within
- * 5 s, the requests are answered 503 and the commit is refunded later if it did commit (charge-refunds.ts).
+ * when the client retries), and one that did not is not charged later. A commit ends by the deadline of
+ * its oldest charge: the call is sent with the time left but a fifth of the query timeout, kept for
+ * resolving it; when PostgreSQL cannot say by the deadline, the requests are answered 503 and the commit is
+ * refunded later if it did commit (charge-refunds.ts).
  */
 export class PgGroupCommit {
   /** Tokens of commits whose answers arrived: their receipts are deleted by the next call. */
   #answered: string[] = [];
   readonly #refunds: ChargeRefunds;
   readonly #statement: { name?: string; text: string };
+  readonly #resolveMs: number;
 
   /** `named`: the call is a named prepared statement (not behind a transaction pooler). */
   constructor(
     private readonly pool: pg.Pool,
-    { named }: { named: boolean },
+    { named, timeoutMs = DEFAULT_QUERY_TIMEOUT_MS }: { named: boolean; timeoutMs?: number },
   ) {
     this.#statement = named ? COMMIT_CHARGES : { text: COMMIT_CHARGES.text };
     this.#refunds = new ChargeRefunds(pool);
+    this.#resolveMs = timeoutMs * RESOLVE_SHARE;
   }
 
-  async commit(charges: Charge[]): Promise<ChargeOutcome[]> {
+  /** Commits `charges` by `deadline` (monotonicNow), or throws StoreUnavailable with nothing left charged. */
+  async commit(charges: Charge[], deadline: number): Promise<ChargeOutcome[]> {
     const groups = chargeGroups(charges);
     const token = randomUUID();
     const forget = this.#answered;
@@ -49,12 +58,12 @@ export class PgGroupCommit {
     let runs: ChargeRun[];
     try {
       const values = [token, String(Date.now()), uuidArray(forget), ...groupColumns(charges, groups), String(IDEMPOTENCY_WINDOW_MS)];
-      runs = (await this.#call(values)).map(chargeRun);
+      runs = (await this.#call(values, deadline - this.#resolveMs)).map(chargeRun);
       this.#refunds.reachable();
     } catch (error) {
       this.#answered.push(...forget);
       if (error instanceof StoreUnavailable || !isConnectionLoss(error)) throw storeError(error);
-      const committed = await claimReceipt(this.pool, token);
+      const committed = await claimReceipt(this.pool, token, deadline);
       if (committed === undefined) this.#refunds.add({ token, charges, outcomes: (runs) => outcomesOf(charges, groups, runs) });
       if (!committed) throw new StoreUnavailable({ cause: error });
       runs = committed;
@@ -64,14 +73,19 @@ export class PgGroupCommit {
   }
 
   /**
-   * Calls commit_charges on a connection of the pool (withClient: one that cannot be made is
-   * StoreUnavailable before anything was sent; one that failed is discarded, not reused).
+   * Calls commit_charges on a connection of the pool, answered by `by` (withClient: no connection by then
+   * is StoreUnavailable before anything was sent; one that failed or ran out of time is discarded).
    */
-  async #call(values: string[]): Promise<string[][]> {
-    return withClient(this.pool, async (client) => {
-      const { rows } = await client.query<string[]>({ ...this.#statement, values, rowMode: "array", types: TEXT_FIELDS });
-      return rows;
-    });
+  async #call(values: string[], by: number): Promise<string[][]> {
+    return withClient(
+      this.pool,
+      async (client) => {
+        const { rows } = await client.query<string[]>({ ...this.#statement, values, rowMode: "array", types: TEXT_FIELDS });
+        return rows;
+      },
+      undefined,
+      by,
+    );
   }
 
   /** Resolves what it still can, and deletes the receipts still kept (the answers of the last commits arrived). */

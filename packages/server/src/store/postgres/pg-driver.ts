@@ -6,10 +6,11 @@ import type { Charge, ChargeOutcome } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
 import { GroupCommit } from "../group-commit/group-commit.js";
 import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
+import { DEFAULT_QUERY_TIMEOUT_MS, monotonicNow } from "../query-timeout.js";
 import { storeError } from "./pg-errors.js";
 import type { PgOptions } from "./pg-options.js";
 import { checkPooler, PoolerMisdeclared } from "./pooler-checks.js";
-import type { Queryable } from "./pooled-client.js";
+import { withClient, type Queryable } from "./pooled-client.js";
 import { inTransaction } from "./transaction.js";
 
 // Times and counters are BIGINT; every value this store keeps fits a JS number exactly, so read them as
@@ -22,6 +23,11 @@ const types = {
 const MIGRATION_LOCK = 0x1cc1d; // any constant: serialises migrations across instances
 /** The longest a cached key grant is used: the bound on seeing another instance's change. */
 const GRANT_MAX_AGE_MS = 1_000;
+/**
+ * Migrations, export and import are the operator's bulk work, not held to the query timeout: each runs in
+ * a transaction without statement_timeout, a statement of it answered within this.
+ */
+const BULK_TIMEOUT_MS = 600_000;
 
 /**
  * The shared dialect for several instances: PostgreSQL through a connection pool. Statements are written
@@ -38,22 +44,42 @@ export class PgDriver implements SqlDriver {
   readonly #groupCommit: PgGroupCommit;
   /** A commit is a round trip and an fsync: a group may wait a millisecond to fill (group-commit/group-commit.ts). */
   readonly #charges: GroupCommit;
+  readonly #timeoutMs: number;
   #notices: GrantNotices | undefined;
 
   constructor(connectionString: string, options: PgOptions = {}) {
     this.#options = options;
+    const timeoutMs = (this.#timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS);
     this.#connection = {
       connectionString,
       types,
-      connectionTimeoutMillis: 5_000,
-      // No store call waits forever on a connection that died without a word: past this it is lost (503).
-      query_timeout: 15_000,
+      connectionTimeoutMillis: timeoutMs,
+      // No query waits forever on a connection that died without a word: past this it is lost (503). The
+      // pool's calls are bounded tighter, connection and statements together (withClient's deadline).
+      query_timeout: timeoutMs,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     };
-    this.#pool = new pg.Pool({ ...this.#connection, max: options.max ?? 10 });
+    this.#pool = new pg.Pool({
+      ...this.#connection,
+      max: options.max ?? 10,
+      // Where the sessions are the server's own, PostgreSQL gives up on a statement about when the client
+      // does, so a lock wait does not keep a backend after its request was answered 503. Set once per
+      // connection (as a startup parameter a session pooler would refuse it); behind a transaction pooler a
+      // SET would stay on a backend others use: there the role's statement_timeout is the operator's.
+      ...(this.#pooled ? {} : { onConnect: (client: pg.ClientBase) => client.query(`SET statement_timeout = ${Math.ceil(timeoutMs)}`) }),
+    });
     this.#pool.on("error", () => {}); // an idle client's dropped connection is replaced on next use
-    this.#groupCommit = new PgGroupCommit(this.#pool, { named: !this.#pooled });
-    this.#charges = new GroupCommit((charges) => this.#groupCommit.commit(charges), 1);
+    this.#groupCommit = new PgGroupCommit(this.#pool, { named: !this.#pooled, timeoutMs });
+    this.#charges = new GroupCommit((charges, deadline) => this.#groupCommit.commit(charges, deadline), 1, timeoutMs);
+  }
+
+  /** When a store call begun now must be answered by (monotonicNow). */
+  #deadline(): number {
+    return monotonicNow() + this.#timeoutMs;
+  }
+
+  get chargesStalled(): boolean {
+    return this.#charges.stalled;
   }
 
   /** Behind a pooler in transaction mode: nothing may outlive a transaction. */
@@ -73,9 +99,12 @@ export class PgDriver implements SqlDriver {
     return { ...prepared, values: params as unknown[] };
   }
 
-  async #rows<R>(sql: string, params: readonly unknown[] = [], on: Queryable = this.#pool): Promise<pg.QueryResult<R & pg.QueryResultRow>> {
+  /** One statement: on `on` (a transaction's client), else on a connection of the pool within the query timeout. */
+  async #rows<R>(sql: string, params: readonly unknown[] = [], on?: Queryable): Promise<pg.QueryResult<R & pg.QueryResultRow>> {
+    const query = this.#query(sql, params);
     try {
-      return await on.query<R & pg.QueryResultRow>(this.#query(sql, params));
+      if (on) return await on.query<R & pg.QueryResultRow>(query);
+      return await withClient(this.#pool, (client) => client.query<R & pg.QueryResultRow>(query), undefined, this.#deadline());
     } catch (error) {
       throw storeError(error);
     }
@@ -94,14 +123,30 @@ export class PgDriver implements SqlDriver {
   }
 
   atomically(statements: readonly Statement[]): Promise<StatementResult[]> {
-    return inTransaction(this.#pool, async (tx) => {
-      const results: StatementResult[] = [];
-      for (const { sql, params = [] } of statements) {
-        const { rows, rowCount } = await this.#rows(sql, params, tx);
-        results.push({ rows, changes: rowCount ?? 0 });
-      }
-      return results;
-    });
+    return inTransaction(
+      this.#pool,
+      async (tx) => {
+        const results: StatementResult[] = [];
+        for (const { sql, params = [] } of statements) {
+          const { rows, rowCount } = await this.#rows(sql, params, tx);
+          results.push({ rows, changes: rowCount ?? 0 });
+        }
+        return results;
+      },
+      this.#deadline(),
+    );
+  }
+
+  /** The operator's bulk work in one transaction, without statement_timeout (BULK_TIMEOUT_MS). */
+  #bulk<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction(
+      this.#pool,
+      async (tx) => {
+        await tx.query("SET LOCAL statement_timeout = 0");
+        return work(tx);
+      },
+      monotonicNow() + BULK_TIMEOUT_MS,
+    );
   }
 
   isUniqueViolation(error: unknown, table: string): boolean {
@@ -117,7 +162,7 @@ export class PgDriver implements SqlDriver {
   async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {
     // One transaction under an advisory lock (released with the transaction, so a transaction pooler
     // keeps it too): instances starting together apply each migration once.
-    await inTransaction(this.#pool, async (tx) => {
+    await this.#bulk(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       await tx.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
       const { rows } = await tx.query<{ version: number }>("SELECT version FROM schema_version");
@@ -160,11 +205,12 @@ export class PgDriver implements SqlDriver {
   }
 
   async *iterate<R>(sql: string): AsyncIterable<R> {
-    yield* await this.all<R>(sql);
+    const { rows } = await this.#bulk((tx) => this.#rows<R>(sql, [], tx));
+    for (const row of rows) yield row as R;
   }
 
   load(statements: AsyncIterable<Statement>): Promise<number> {
-    return inTransaction(this.#pool, async (tx) => {
+    return this.#bulk(async (tx) => {
       let count = 0;
       for await (const { sql, params = [] } of statements) {
         await this.#rows(sql, params, tx);

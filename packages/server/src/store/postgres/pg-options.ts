@@ -11,8 +11,14 @@ export type PgPooler = "none" | "transaction";
 export interface PgOptions {
   /** The schema every connection uses (tests; sent as a startup parameter, which a pooler may refuse). */
   schema?: string;
-  /** Connections in the pool. */
+  /** Connections in the pool (default 10). */
   max?: number;
+  /**
+   * The bound on a store call (DEFAULT_QUERY_TIMEOUT_MS unless set): waiting for a connection of the pool,
+   * the statements, and for a charge its group commit and that commit's resolution. Past it the call is
+   * StoreUnavailable (503). Without a transaction pooler each connection also sets statement_timeout to it.
+   */
+  queryTimeoutMs?: number;
   pooler?: PgPooler;
   /**
    * With a transaction pooler: a URL of the same database that reaches PostgreSQL without it (or through a

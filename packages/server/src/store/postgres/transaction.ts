@@ -2,8 +2,11 @@ import type pg from "pg";
 import { storeError } from "./pg-errors.js";
 import { withClient, type Queryable } from "./pooled-client.js";
 
-/** Runs `work` in a transaction on a checked-out client: committed if it succeeds, rolled back if it throws. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: Queryable) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in a transaction on a checked-out client: committed if it succeeds, rolled back if it throws.
+ * With a `deadline`, all of it ends by then (withClient).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: Queryable) => Promise<T>, deadline?: number): Promise<T> {
   try {
     return await withClient(
       pool,
@@ -14,6 +17,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: Queryable) 
         return result;
       },
       (client) => client.query("ROLLBACK"),
+      deadline,
     );
   } catch (error) {
     throw storeError(error);

@@ -32,6 +32,8 @@ export interface SqlDriver {
   /** Whether `error` is a unique-key violation on `table` (the caller lost a race or a duplicate). */
   isUniqueViolation(error: unknown, table: string): boolean;
 
+  /** Whether charges cannot be committed now (group-commit.ts, `stalled`): the readiness probe reports it. */
+  readonly chargesStalled: boolean;
   /** The readiness probe's write: waits less for a lock than requests do. */
   probeWrite(statement: Statement): Promise<void>;
   /** Applies the migrations not yet applied; refuses a schema newer than `migrations` knows. */

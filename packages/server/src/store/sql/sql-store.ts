@@ -1,4 +1,5 @@
 import { EmailTaken } from "../../domain/refusals.js";
+import { ChargesStalled } from "../errors.js";
 import type { GrantCache } from "../grant-cache.js";
 import { HEARTBEAT_SQL } from "../heartbeat.js";
 import {
@@ -74,7 +75,9 @@ export class SqlStore implements Store {
     await this.driver.get("SELECT 1");
   }
 
-  checkWritable(at: number): Promise<void> {
+  async checkWritable(at: number): Promise<void> {
+    // A write elsewhere may go through while the charges wait on their rows: they are asked first.
+    if (this.driver.chargesStalled) throw new ChargesStalled();
     return this.driver.probeWrite({ sql: HEARTBEAT_SQL, params: [at] });
   }
 

@@ -7,19 +7,23 @@ import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 import { FORGET_EXPIRED, PROVE, UNPROVE } from "../sql/idempotency-sql.js";
+import { DEFAULT_QUERY_TIMEOUT_MS, monotonicNow } from "../query-timeout.js";
 import { whenNotBusy } from "./busy.js";
 import { openDatabase } from "./open-database.js";
 
 type Prepared = Database.Statement<unknown[], unknown>;
 
-/** How long a request waits for another connection's write lock before it is answered 503. */
-const LOCK_WAIT_MS = 5_000;
 /** auto_vacuum's INCREMENTAL mode, as the pragma reads it. */
 const INCREMENTAL = 2;
 /** Free pages handed back per step: a few milliseconds of the write lock. */
 const RECLAIM_PAGES = 256;
-/** The readiness probe waits less: it answers whether a write can happen now. */
+/** The readiness probe waits less (never more than the lock wait): it answers whether a write can happen now. */
 const PROBE_WAIT_MS = 1_000;
+
+export interface SqliteOptions {
+  /** How long a statement waits for another connection's write lock before it is answered 503: the query timeout. */
+  lockWaitMs?: number;
+}
 
 /**
  * The embedded dialect: one SQLite file in WAL mode through better-sqlite3. Every call is synchronous, so
@@ -34,12 +38,24 @@ export class SqliteDriver implements SqlDriver {
   readonly #charges: GroupCommit;
   /** The file opened, as the file system names it: still at its path while it is the store's file. */
   readonly #file: { dev: number; ino: number } | undefined;
+  readonly #lockWaitMs: number;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    { lockWaitMs = DEFAULT_QUERY_TIMEOUT_MS }: SqliteOptions = {},
+  ) {
     this.#db = openDatabase(path);
     this.#file = path === ":memory:" ? undefined : statSync(path);
+    this.#lockWaitMs = lockWaitMs;
     const chargeAll = this.#db.transaction((charges: Charge[]) => this.#chargeAndProve(charges)).immediate;
-    this.#charges = new GroupCommit((charges) => whenNotBusy(() => chargeAll(charges), LOCK_WAIT_MS));
+    // A commit waits for the lock until its oldest charge's deadline (charges wait their turn meanwhile).
+    const commit = (charges: Charge[], deadline: number) => whenNotBusy(() => chargeAll(charges), deadline - monotonicNow());
+    this.#charges = new GroupCommit(commit, 0, lockWaitMs);
+  }
+
+  /** Charges wait past the lock wait, or the last ones could not be committed (readiness). */
+  get chargesStalled(): boolean {
+    return this.#charges.stalled;
   }
 
   /** A statement prepared on first use and kept for the life of the connection. */
@@ -52,20 +68,20 @@ export class SqliteDriver implements SqlDriver {
   }
 
   all<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    return whenNotBusy(() => this.#prepared(sql).all(...params) as R[], LOCK_WAIT_MS);
+    return whenNotBusy(() => this.#prepared(sql).all(...params) as R[], this.#lockWaitMs);
   }
 
   get<R>(sql: string, params: readonly unknown[] = []): Promise<R | undefined> {
-    return whenNotBusy(() => this.#prepared(sql).get(...params) as R | undefined, LOCK_WAIT_MS);
+    return whenNotBusy(() => this.#prepared(sql).get(...params) as R | undefined, this.#lockWaitMs);
   }
 
   run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return whenNotBusy(() => this.#prepared(sql).run(...params).changes, LOCK_WAIT_MS);
+    return whenNotBusy(() => this.#prepared(sql).run(...params).changes, this.#lockWaitMs);
   }
 
   atomically(statements: readonly Statement[]): Promise<StatementResult[]> {
     const all = this.#db.transaction(() => statements.map((s) => this.#execute(s)));
-    return whenNotBusy(() => all.immediate(), LOCK_WAIT_MS);
+    return whenNotBusy(() => all.immediate(), this.#lockWaitMs);
   }
 
   #execute({ sql, params = [] }: Statement): StatementResult {
@@ -85,7 +101,7 @@ export class SqliteDriver implements SqlDriver {
       const now = statSync(this.path, { throwIfNoEntry: false });
       if (!now || now.ino !== this.#file.ino || now.dev !== this.#file.dev) throw new DatabaseFileGone(this.path);
     }
-    await whenNotBusy(() => this.#prepared(sql).run(...params), PROBE_WAIT_MS);
+    await whenNotBusy(() => this.#prepared(sql).run(...params), Math.min(PROBE_WAIT_MS, this.#lockWaitMs));
   }
 
   /** Refuses a file that fails SQLite's quick_check (damaged pages or indexes), naming the first problem. */
@@ -107,7 +123,7 @@ export class SqliteDriver implements SqlDriver {
       for (let i = version; i < migrations.length; i++) this.#db.exec(migrations[i]!("sqlite"));
       if (version < migrations.length) this.#db.pragma(`user_version = ${migrations.length}`);
     });
-    await whenNotBusy(() => apply.immediate(), LOCK_WAIT_MS);
+    await whenNotBusy(() => apply.immediate(), this.#lockWaitMs);
   }
 
   charge(charge: Charge): Promise<ChargeOutcome> {
@@ -179,7 +195,7 @@ export class SqliteDriver implements SqlDriver {
     // A file made before auto_vacuum was INCREMENTAL keeps its free pages, which SQLite reuses for new rows.
     if (this.#prepared("PRAGMA auto_vacuum").pluck().get() !== INCREMENTAL) return;
     while ((this.#prepared("PRAGMA freelist_count").pluck().get() as number) > 0) {
-      await whenNotBusy(() => this.#db.pragma(`incremental_vacuum(${RECLAIM_PAGES})`), LOCK_WAIT_MS);
+      await whenNotBusy(() => this.#db.pragma(`incremental_vacuum(${RECLAIM_PAGES})`), this.#lockWaitMs);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -206,7 +222,7 @@ export class SqliteDriver implements SqlDriver {
   async load(statements: AsyncIterable<Statement>): Promise<number> {
     // better-sqlite3 transactions cannot span awaits, so this one is opened by hand; the import command
     // is the only user of the connection while it runs.
-    await whenNotBusy(() => this.#db.exec("BEGIN IMMEDIATE"), LOCK_WAIT_MS);
+    await whenNotBusy(() => this.#db.exec("BEGIN IMMEDIATE"), this.#lockWaitMs);
     let count = 0;
     try {
       for await (const statement of statements) {

@@ -1,12 +1,15 @@
 import { SqlStore } from "../sql/sql-store.js";
-import { SqliteDriver } from "./sqlite-driver.js";
+import { SqliteDriver, type SqliteOptions } from "./sqlite-driver.js";
 
 /** The embedded store, the default: one SQLite file (WAL) at `path`, created owner-only. */
 export class SqliteStore extends SqlStore {
   readonly #driver: SqliteDriver;
 
-  constructor(readonly path: string) {
-    const driver = new SqliteDriver(path);
+  constructor(
+    readonly path: string,
+    options: SqliteOptions = {},
+  ) {
+    const driver = new SqliteDriver(path, options);
     super(driver);
     this.#driver = driver;
   }
