@@ -22,3 +22,4 @@ export * from "./normalize.js";
 export * from "./parse.js";
 export * from "./problem-codes.js";
 export * from "./tsv-line.js";
+export * from "./visible-text.js";

@@ -1,13 +1,26 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { palette } from "./colour.js";
-import { columnNeeds, fitColumns, renderTable, terminalColumns } from "./table.js";
+import { columnNeeds, fitColumns, renderPairs, renderTable, terminalColumns } from "./table.js";
 
 const lines = (text: string) => text.trimEnd().split("\n").map(stripVTControlCharacters);
 const HEAD = ["ICCID", "Valid", "Country", "Issuer", "Notes"];
 const ROW = ["89441000000000000018", "✓ valid", "United Kingdom (GB, +44)", "Vodafone plc (894410)", "non_standard_length, padding_stripped"];
 
 describe("tables", () => {
+  it("write out the controls a name holds, and keep the palette's colours", () => {
+    const evil = "Evil\x1b]0;pwned\x07\x1b[2J\rMVNO\u202e (894410)";
+    const paint = palette(true);
+    const table = renderTable(HEAD, [[ROW[0]!, paint.green("✓ valid"), ROW[2]!, evil, ""]], paint, 200);
+    const pairs = renderPairs([["Issuer", evil]], paint, 80);
+    for (const out of [table, pairs]) {
+      expect(out).toContain("Evil\\x1B]0;pwned\\x07\\x1B[2J MVNO\\u202E (894410)");
+      // Only colour codes reach the terminal raw.
+      expect(out.replace(/\x1b\[[0-9;]*m/g, "")).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/);
+    }
+    expect(table).toContain(paint.green("✓ valid"));
+  });
+
   it("keep their natural widths when they fit", () => {
     expect(fitColumns([20, 7, 24].map((n) => ({ natural: n, word: n })), 200)).toBeUndefined();
     expect(lines(renderTable(HEAD, [ROW], palette(false), 200))[3]).toContain("non_standard_length, padding_stripped");

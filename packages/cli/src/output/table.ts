@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
+import { visibleText } from "@iccid/core/grammar";
 import Table from "cli-table3";
 import type { Palette } from "./colour.js";
 import { wrapAfter } from "./wrap.js";
@@ -13,6 +14,22 @@ export function terminalColumns(stdout: { columns?: number } = process.stdout, e
   if (stdout.columns && stdout.columns > 0) return stdout.columns;
   const fromEnv = Number(env.COLUMNS);
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
+}
+
+/** The palette's colour codes (colour.ts), which a cell may carry around its text. */
+const COLOUR = /(\x1b\[[0-9;]*m)/;
+
+/**
+ * A cell as the terminal gets it: every control character of its text written out (an issuer's or a
+ * key's name, a User-Agent may hold any), but colour codes (the palette's) and the view's line breaks
+ * kept. A colour code inside a name passes as well: it can colour, not move the cursor, clear the screen
+ * or retitle the window.
+ */
+export function inertCell(cell: string): string {
+  return cell
+    .split("\n")
+    .map((line) => line.split(COLOUR).map((part, i) => (i % 2 === 1 ? part : visibleText(part))).join(""))
+    .join("\n");
 }
 
 /** The widest of `parts` as shown: colour codes take no room. */
@@ -110,6 +127,7 @@ export function renderTable(
   width: number | undefined = terminalColumns(),
   layout: TableLayout = {},
 ): string {
+  rows = rows.map((row) => row.map(inertCell));
   const columns = Math.max(head.length, ...rows.map((row) => row.length)); // a table of pairs has no head
   const allNeeds = Array.from({ length: columns }, (_, i) => columnNeeds([head[i] ?? "", ...rows.map((row) => row[i] ?? "")]));
   const shown = width === undefined ? allNeeds.map((_, i) => i) : keptColumns(allNeeds, width, layout);
@@ -141,6 +159,6 @@ export function renderTable(
  */
 export function renderPairs(pairs: readonly (readonly [string, string])[], paint: Palette, width?: number): string {
   const labels = Math.max(0, ...pairs.map(([label]) => label.length));
-  const shown = (value: string) => (width === undefined ? value : wrapAfter(value, width, labels + 2));
+  const shown = (value: string) => (width === undefined ? inertCell(value) : wrapAfter(inertCell(value), width, labels + 2));
   return pairs.map(([label, value]) => `${paint.dim(label.padEnd(labels))}  ${shown(value)}\n`).join("");
 }

@@ -33,6 +33,7 @@ function readRow(row: string[], seen: Set<string>): CustomPrefix | string {
   if (seen.has(prefix)) return `prefix ${prefix} appears twice`;
   seen.add(prefix);
   if (name === "" || name.length > 200) return "name must be 1 to 200 characters";
+  if (/\p{Cc}/u.test(name)) return "name must not contain control characters";
   const country = iso2.toUpperCase();
   if (country !== "" && (!/^[A-Z]{2}$/.test(country) || !regions.of(country))) {
     return `country_iso2 must be an ISO 3166-1 alpha-2 code (got "${iso2}")`;

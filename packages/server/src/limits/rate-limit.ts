@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { RateLimitState } from "../domain/rate-limit-state.js";
+import { addressBudgetKey } from "./address-budget.js";
 import { RateLimited, type RateBudget } from "../domain/refusals.js";
 import type { Plan } from "../store/store.js";
 
@@ -105,7 +106,7 @@ export class LoginThrottle {
 
   /** Takes one attempt from both budgets; answers the refusal, with the longer wait, when either is used up. */
   async attempt(email: string, ip: string): Promise<Throttled | undefined> {
-    const [byEmail, byIp] = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(ip)]);
+    const [byEmail, byIp] = await Promise.allSettled([this.#byEmail.consume(email), this.#byIp.consume(addressBudgetKey(ip))]);
     const refusals: RateLimiterRes[] = [];
     for (const result of [byEmail, byIp]) {
       if (result.status === "fulfilled") continue;
@@ -127,7 +128,7 @@ export class LoginThrottle {
   }
 
   async succeeded(email: string, ip: string): Promise<void> {
-    await Promise.all([this.#byEmail.delete(email), this.#byIp.reward(ip, 1)]);
+    await Promise.all([this.#byEmail.delete(email), this.#byIp.reward(addressBudgetKey(ip), 1)]);
   }
 }
 

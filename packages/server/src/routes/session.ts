@@ -1,4 +1,5 @@
 import { LoginRequest, Session } from "@iccid/core";
+import { clientAddress } from "../http/client-address.js";
 import { parseInput, setSessionCookie } from "../http/guards.js";
 import { defineRoute, type Route } from "./route.js";
 
@@ -14,7 +15,7 @@ export const sessionRoutes: Route[] = [
     problems: ["invalid_credentials", "rate_limited"],
     handler: (s) => async (ctx) => {
       const { email, password } = parseInput(LoginRequest, ctx.request.body);
-      const { secret, active } = await s.sessions.login(email, password, ctx.ip, ctx.get("User-Agent") || null);
+      const { secret, active } = await s.sessions.login(email, password, clientAddress(ctx), ctx.get("User-Agent") || null);
       setSessionCookie(ctx, secret, s.sessions.expiresAt(active.session));
       ctx.body = s.sessions.toBody(active);
     },
@@ -37,7 +38,7 @@ export const sessionRoutes: Route[] = [
     csrf: true,
     response: { status: 204, description: "Signed out" },
     handler: (s) => async (ctx) => {
-      await s.sessions.logout(ctx.state.session, { ip: ctx.ip, userAgent: ctx.get("User-Agent") || null });
+      await s.sessions.logout(ctx.state.session, { ip: clientAddress(ctx), userAgent: ctx.get("User-Agent") || null });
       setSessionCookie(ctx, null);
     },
   }),

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
-import { KEY_SCOPES, parseDuration, type KeyRecord, type KeyScope } from "@iccid/core";
+import { CreateKeyRequest, KEY_SCOPES, parseDuration, type KeyRecord, type KeyScope } from "@iccid/core";
 import { NotFound } from "../../domain/refusals.js";
+import { WIRE_PARSE } from "../../domain/schema-issues.js";
 import { Accounts } from "../../services/accounts.js";
 import { ApiKeys } from "../../services/api-keys.js";
 import { systemClock } from "../../time.js";
@@ -27,10 +28,12 @@ export function keyCommand(): Command {
     )
     .option("--expires <when>", "when the key stops working: a duration (90d, 24h) or an RFC 3339 time; default never")
     .action(async (opts: { email: string; name?: string; scope?: KeyScope[]; expires?: string }, command: Command) => {
-      if (opts.name !== undefined && opts.name.trim() === "") throw new UsageError("--name must not be empty");
+      // The name as the API takes it (POST /api/v1/keys): trimmed, 1 to 100 characters, no control characters.
+      const name = CreateKeyRequest.shape.name.safeParse(opts.name, WIRE_PARSE);
+      if (!name.success) throw new UsageError(`--name ${name.error.issues[0]?.message ?? "is not a key name"}`);
       const created = await withStore(command, async (store) => {
         const owner = await new Accounts(store, systemClock).byEmail(opts.email);
-        return new ApiKeys(store, systemClock).create(owner.id, opts.name ?? null, {
+        return new ApiKeys(store, systemClock).create(owner.id, name.data ?? null, {
           scopes: opts.scope && [...new Set(opts.scope)],
           expiresAt: opts.expires === undefined ? undefined : expiresAt(opts.expires),
           origin: operatorOrigin(),
