@@ -64,6 +64,20 @@ describe("login, keys, logout", () => {
     expect(after.stderr).toContain("iccid login");
   });
 
+  it("logout --all ends every session of the account: another machine's login is ended too", async () => {
+    const account = await server.createAccount();
+    const here = { ICCID_BASE_URL: server.url, ICCID_CONFIG_DIR: tempDir() };
+    const there = { ICCID_BASE_URL: server.url, ICCID_CONFIG_DIR: tempDir() };
+    for (const env of [here, there]) expect((await iccid(["login", "--email", account.email, "--password-stdin"], { env, input: account.password + "\n" })).code).toBe(0);
+    const all = await iccid(["logout", "--all"], { env: here });
+    expect(all).toMatchObject({ code: 0, stdout: "" });
+    expect(all.stderr).toContain("everywhere");
+    expect(readConfig(here.ICCID_CONFIG_DIR).session).toBeUndefined();
+    const elsewhere = await iccid(["keys", "list"], { env: there });
+    expect(elsewhere.code).toBe(4);
+    expect(elsewhere.stderr).toContain("iccid login");
+  });
+
   it("a wrong password is 4 and stores nothing", async () => {
     const configDir = tempDir();
     const run = await iccid(["login", "--email", server.owner.email, "--password-stdin"], {

@@ -207,6 +207,13 @@ describe("session and keys", () => {
     expect(c.session.token).toBeUndefined();
     expectProblem(await failure(c.session.current()), AuthenticationError, 401, "not_authenticated");
     expectProblem(await failure(c.usage.forSession()), AuthenticationError, 401, "not_authenticated");
+
+    // Signed in twice (two processes), out everywhere from one: the other's session has ended too.
+    const [first, second] = [client({ apiKey: undefined }), client({ apiKey: undefined })];
+    for (const each of [first, second]) await each.session.login(account.email, account.password);
+    await first.session.logoutEverywhere();
+    expect(first.session.token).toBeUndefined();
+    expectProblem(await failure(second.session.current()), AuthenticationError, 401, "not_authenticated");
   });
 
   it("creates a scoped key with an expiry, rolls it with a grace period, and reads the audit trail a page at a time", async () => {

@@ -27,6 +27,7 @@ const CONTRACT = [
   "post /api/v1/session",
   "get /api/v1/session",
   "delete /api/v1/session",
+  "delete /api/v1/sessions",
   "get /api/v1/keys",
   "post /api/v1/keys",
   "delete /api/v1/keys/{id}",

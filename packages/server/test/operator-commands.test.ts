@@ -116,7 +116,7 @@ describe("operator commands", () => {
       const changed = run(["account", "password", "--email", "forgetful@example.test", "--password-stdin"], "second-password\n");
       // Nothing generated, so no data: the status is for the operator, on stderr.
       expect(changed.stdout).toBe("");
-      expect(changed.stderr).toBe("forgetful@example.test: password changed, sessions ended, sign-in lockout lifted\n");
+      expect(changed.stderr).toBe("forgetful@example.test: password changed, sessions ended, sign-in lockout lifted, API keys kept\n");
       expect((await call(server.url, "GET", "/api/v1/session", { cookie: oldSession })).status).toBe(401);
       expect((await signIn("first-password")).status).toBe(401);
       expect((await signIn("second-password")).status).toBe(201);
@@ -129,6 +129,15 @@ describe("operator commands", () => {
       expect(generated.stderr).not.toContain(password);
       expect(generated.stderr).toMatch(/password changed/);
       expect((await signIn(password)).status).toBe(201);
+
+      // Asked to, the reset revokes the account's keys too: refused by the running server within 1 s.
+      const key = run(["key", "create", "--email", "forgetful@example.test"]).stdout.trim();
+      const lookup = () => call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } });
+      expect((await lookup()).status).toBe(200);
+      const revoking = run(["account", "password", "--email", "forgetful@example.test", "--password-stdin", "--revoke-keys"], "third-password\n");
+      expect(revoking.stderr).toBe("forgetful@example.test: password changed, sessions ended, sign-in lockout lifted, 1 API key revoked\n");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await lookup()).body.code).toBe("revoked_api_key");
     } finally {
       await stopServerProcess(server);
     }

@@ -17,10 +17,12 @@ Examples:
 `;
 
 const LOGOUT_HELP = `
-Ends the web session on the server and removes it from the config file. API keys stay valid.
+Ends the web session on the server and removes it from the config file. With --all, every session of
+the account ends: other browsers and machines are signed out too. API keys stay valid.
 
 Examples:
   $ iccid logout
+  $ iccid logout --all
 `;
 
 interface LoginOptions {
@@ -56,8 +58,9 @@ export function loginCommand(ctx: CommandContext): Command {
 export function logoutCommand(ctx: CommandContext): Command {
   return new Command("logout")
     .description("end the web session and forget it")
+    .option("--all", "end every session of the account, wherever it is signed in")
     .addHelpText("after", ctx.helpFooter(LOGOUT_HELP))
-    .action(async () => {
+    .action(async (opts: { all?: boolean }) => {
       const client = await ctx.sessionClient();
       if (client.session.token === undefined) {
         note(ctx.term, `Not logged in to ${client.baseUrl}.`);
@@ -65,7 +68,7 @@ export function logoutCommand(ctx: CommandContext): Command {
       }
       const { isAuthenticationError } = await import("@iccid/sdk");
       try {
-        await client.session.logout();
+        await (opts.all ? client.session.logoutEverywhere() : client.session.logout());
       } catch (error) {
         // An expired session is as good as ended; anything else is reported, but the local copy still goes.
         if (!isAuthenticationError(error)) {
@@ -74,6 +77,6 @@ export function logoutCommand(ctx: CommandContext): Command {
         }
       }
       await saveSession(ctx, client);
-      note(ctx.term, `Logged out of ${client.baseUrl}.`);
+      note(ctx.term, opts.all ? `Logged out of ${client.baseUrl} everywhere: every session of the account has ended.` : `Logged out of ${client.baseUrl}.`);
     });
 }

@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   "session.failed",
   "session.throttled",
   "session.ended",
+  "sessions.ended",
   "key.created",
   "key.rolled",
   "key.revoked",

@@ -5,6 +5,7 @@ export type AuditAction =
   | "session.failed"
   | "session.throttled"
   | "session.ended"
+  | "sessions.ended"
   | "key.created"
   | "key.rolled"
   | "key.revoked"

@@ -19,6 +19,15 @@ export class SessionResource {
     return this.client.call({ method: "GET", path: "/session", auth: "session", schema: SessionSchema }, options);
   }
 
+  /** Ends every session of the account (browsers, other processes, this one) and forgets the cookie (also when the call fails). */
+  async logoutEverywhere(options?: RequestOptions): Promise<void> {
+    try {
+      await this.client.call({ method: "DELETE", path: "/sessions", auth: "session", schema: null }, options);
+    } finally {
+      this.client.cookie.value = undefined;
+    }
+  }
+
   /** Ends the session on the server and forgets the cookie (also when the server call fails). */
   async logout(options?: RequestOptions): Promise<void> {
     try {

@@ -42,4 +42,16 @@ export const sessionRoutes: Route[] = [
       setSessionCookie(ctx, null);
     },
   }),
+  defineRoute({
+    method: "delete",
+    path: "/api/v1/sessions",
+    summary: "Sign out everywhere: end every session of the account, this one included",
+    auth: { kind: "session" },
+    csrf: true,
+    response: { status: 204, description: "Every session of the account ended" },
+    handler: (s) => async (ctx) => {
+      await s.sessions.logoutEverywhere(ctx.state.session, { ip: clientAddress(ctx), userAgent: ctx.get("User-Agent") || null });
+      setSessionCookie(ctx, null);
+    },
+  }),
 ];

@@ -106,6 +106,12 @@ export class Sessions {
     await this.audit.record(active.account.id, "session.ended", { actor: { type: "session", id: sessionId(active.hash) }, ...origin });
   }
 
+  /** Ends every session of the account, this one included: wherever it is signed in, it is signed out. */
+  async logoutEverywhere(active: ActiveSession, origin: { ip: string; userAgent: string | null }): Promise<void> {
+    await this.store.deleteSessions(active.account.id);
+    await this.audit.record(active.account.id, "sessions.ended", { actor: { type: "session", id: sessionId(active.hash) }, ...origin });
+  }
+
   /** When the session ends unless used again: the earlier of the idle and absolute expiries (epoch ms). */
   expiresAt(session: SessionRow): number {
     return Math.min(session.expires_at, session.last_seen_at + this.idleMs);

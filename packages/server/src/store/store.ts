@@ -188,6 +188,8 @@ export interface CredentialStore {
   findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined>;
   touchSession(hash: string, at: number): Promise<void>;
   deleteSession(hash: string): Promise<void>;
+  /** Ends every session of the account; answers how many there were. */
+  deleteSessions(accountId: string): Promise<number>;
   deleteExpiredSessions(now: number, idleMs: number): Promise<number>;
 }
 

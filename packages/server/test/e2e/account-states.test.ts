@@ -64,6 +64,23 @@ describe("account page states", () => {
     await close();
   });
 
+  it("signs out everywhere: this page says so, and a page signed in elsewhere finds its session ended", async () => {
+    const account = await server.createAccount();
+    const [here, there] = [await open(1280), await open(1280)];
+    for (const { page } of [here, there]) {
+      await signIn(page, account.email, account.password);
+      await page.getByRole("heading", { name: "Your account" }).waitFor();
+    }
+    await here.page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await here.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await expect.poll(() => here.page.getByRole("alert").textContent()).toBe("You have signed out everywhere: every session of this account has ended.");
+    await screenshot(here.page, "states-signed-out-everywhere-1280");
+    await there.page.getByRole("button", { name: "Refresh" }).click();
+    await expectSessionEnded(there.page, account.email);
+    expect([...here.problems, ...there.problems]).toEqual([]);
+    await Promise.all([here.close(), there.close()]);
+  });
+
   it("keeps the email on the sign-in form when the session ends under the page", async () => {
     const { page, problems, close } = await open(1280);
     // The next call finds the session gone.

@@ -119,7 +119,7 @@ describe("account page", () => {
     expect(refused).toBeInstanceOf(AuthenticationError);
     expect((refused as AuthenticationError).code).toBe("revoked_api_key");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("You have signed out.");
     expect(await page.locator("#account-view").isHidden()).toBe(true);

@@ -9,6 +9,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   "session.failed": "Sign-in failed (wrong password)",
   "session.throttled": "Sign-ins held back (too many attempts)",
   "session.ended": "Signed out",
+  "sessions.ended": "Signed out everywhere",
   "key.created": "Key created",
   "key.rolled": "Key rolled",
   "key.revoked": "Key revoked",

@@ -77,6 +77,7 @@ export const api = {
   session: () => send<Session>("GET", "/api/v1/session"),
   signIn: (email: string, password: string) => send<Session>("POST", "/api/v1/session", { email, password }),
   signOut: () => send<void>("DELETE", "/api/v1/session"),
+  signOutEverywhere: () => send<void>("DELETE", "/api/v1/sessions"),
   listKeys: async (): Promise<KeyRecord[]> => (await send<KeyList>("GET", "/api/v1/keys")).data,
   createKey: (request: CreateKeyRequest) => send<CreatedKey>("POST", "/api/v1/keys", request),
   rollKey: (id: string, graceSeconds: number) => send<CreatedKey>("POST", `/api/v1/keys/${encodeURIComponent(id)}/roll`, { grace_seconds: graceSeconds }),

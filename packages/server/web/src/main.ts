@@ -16,6 +16,7 @@ const accountTitle = byId("account-title");
 const who = byId("who");
 const whoEmail = byId("who-email");
 const signOutButton = byId<HTMLButtonElement>("sign-out");
+const signOutEverywhereButton = byId<HTMLButtonElement>("sign-out-everywhere");
 /** The account of the last session the page showed, until the user signs out. */
 let signedInEmail: string | undefined;
 
@@ -68,20 +69,26 @@ function showAccount(session: Session): void {
   void activity.load();
 }
 
-signOutButton.addEventListener("click", async () => {
-  signOutButton.disabled = true;
+/** Signs out (this session, or every session of the account) and shows the sign-in form saying so. */
+async function signOut(button: HTMLButtonElement, call: () => Promise<void>, said: string): Promise<void> {
+  button.disabled = true;
   try {
-    await api.signOut();
+    await call();
   } catch (error) {
     // Already signed out is what the user wanted; anything else still leaves this page signed out.
     if (!(error instanceof ApiProblem && error.signedOut)) console.warn("sign-out failed", error);
   } finally {
-    signOutButton.disabled = false;
+    button.disabled = false;
   }
   // Signed out on purpose: the form forgets whose account it was.
   signedInEmail = undefined;
-  showSignIn("You have signed out.");
-});
+  showSignIn(said);
+}
+
+signOutButton.addEventListener("click", () => void signOut(signOutButton, api.signOut, "You have signed out."));
+signOutEverywhereButton.addEventListener("click", () =>
+  void signOut(signOutEverywhereButton, api.signOutEverywhere, "You have signed out everywhere: every session of this account has ended."),
+);
 
 // Coming back to the tab after using a key elsewhere: fresh usage and "last used" without a click.
 document.addEventListener("visibilitychange", () => {

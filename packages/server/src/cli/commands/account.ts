@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { Accounts } from "../../services/accounts.js";
+import { ApiKeys } from "../../services/api-keys.js";
 import { DEFAULT_PLAN } from "../../settings.js";
 import { rfc3339, systemClock } from "../../time.js";
 import { chosenPassword } from "../input.js";
@@ -40,12 +41,23 @@ export function accountCommand(): Command {
     )
     .requiredOption("--email <email>", "account email")
     .option("--password-stdin", "read the new password from standard input")
-    .action(async (opts: { email: string; passwordStdin?: boolean }, command: Command) => {
+    .option("--revoke-keys", "revoke the account's API keys too (a reset leaves them working otherwise)")
+    .action(async (opts: { email: string; passwordStdin?: boolean; revokeKeys?: boolean }, command: Command) => {
       const { password, generated } = chosenPassword(opts.passwordStdin);
-      await withStore(command, (store) => new Accounts(store, systemClock).resetPassword(opts.email, password, operatorOrigin()));
+      const revoked = await withStore(command, async (store) => {
+        const origin = operatorOrigin();
+        await new Accounts(store, systemClock).resetPassword(opts.email, password, origin);
+        if (!opts.revokeKeys) return undefined;
+        const keys = new ApiKeys(store, systemClock);
+        const owner = await store.findAccountByEmail(opts.email);
+        const working = (await keys.list(owner!.id)).filter((k) => k.revoked_at === null);
+        for (const key of working) await keys.revoke(owner!.id, key.id, origin);
+        return working.length;
+      });
       // The data (a generated password) alone on stdout, so that PW=$(iccid-server account password …) holds it.
       if (generated) process.stdout.write(`${password}\n`);
-      process.stderr.write(`${opts.email}: password changed, sessions ended, sign-in lockout lifted\n`);
+      const keys = revoked === undefined ? "API keys kept" : `${revoked} API key${revoked === 1 ? "" : "s"} revoked`;
+      process.stderr.write(`${opts.email}: password changed, sessions ended, sign-in lockout lifted, ${keys}\n`);
     });
   account
     .command("subscription")

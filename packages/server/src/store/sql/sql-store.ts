@@ -50,6 +50,9 @@ import type { SqlDriver } from "./sql-driver.js";
  * the driver's (a synchronous transaction on SQLite, a group commit on PostgreSQL); key grants go through
  * a cache that each dialect keeps current its own way.
  */
+/** Every session of an account ends: sign out everywhere, and a new password. */
+const END_SESSIONS = "DELETE FROM sessions WHERE account_id = ?";
+
 export class SqlStore implements Store {
   readonly idempotency: SqlIdempotencyStore;
   #grantCache: GrantCache | undefined;
@@ -146,7 +149,7 @@ export class SqlStore implements Store {
   async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
     await this.driver.atomically([
       { sql: "UPDATE accounts SET password_hash = ? WHERE id = ?", params: [passwordHash, accountId] },
-      { sql: "DELETE FROM sessions WHERE account_id = ?", params: [accountId] },
+      { sql: END_SESSIONS, params: [accountId] },
     ]);
   }
 
@@ -241,6 +244,10 @@ export class SqlStore implements Store {
 
   async deleteSession(hash: string): Promise<void> {
     await this.driver.run("DELETE FROM sessions WHERE hash = ?", [hash]);
+  }
+
+  deleteSessions(accountId: string): Promise<number> {
+    return this.driver.run(END_SESSIONS, [accountId]);
   }
 
   deleteExpiredSessions(now: number, idleMs: number): Promise<number> {
