@@ -39,7 +39,7 @@ export { onPort } from "./free-port.js";
 export { onTerminal, shellQuote } from "./terminal.js";
 export { damageTablePage } from "./damage.js";
 export { killRedisServers, startRedisServer, type RedisServer } from "./redis-server.js";
-export { killRedisClusters, startRedisCluster, type RedisCluster } from "./redis-cluster.js";
+export { startRedisCluster, type RedisCluster } from "./redis-cluster.js";
 export { exchange, neverReading, rawJsonPost, responses, splitResponses, type RawResponse } from "./raw-http.js";
 
 // A real server for tests of this and other packages: real HTTP on an ephemeral loopback port, on a real

@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { freePort } from "./free-port.js";
+import { spawnRedisServer } from "./redis-server.js";
 
 /** A Redis Cluster of a test's own: masters on free loopback ports, each a `redis-server` that can be stopped and started again. */
 export interface RedisCluster {
@@ -20,14 +21,6 @@ export interface RedisCluster {
   close(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
-
-/** Kills every cluster node a test started and left running. */
-export function killRedisClusters(): void {
-  for (const child of running) child.kill("SIGKILL");
-  running.clear();
-}
-
 /** Starts `masters` cluster-enabled nodes without persistence (a node notices a lost peer within 1 s) and joins them. */
 export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), "iccid-redis-cluster-"));
@@ -39,22 +32,11 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
     mkdirSync(home, { recursive: true });
     const args = ["--port", String(ports[i]), "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"];
     args.push("--cluster-node-timeout", "1000", "--save", "", "--appendonly", "no", "--dir", home);
-    const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
-    running.add(child);
-    nodes[i] = child;
-    let output = "";
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on("data", (chunk) => {
-        output += chunk;
-        if (output.includes("Ready to accept connections")) resolve();
-      });
-      child.once("exit", () => reject(new Error(`redis-server ended before it was ready: ${output}`)));
-    });
+    nodes[i] = await spawnRedisServer(args);
   };
   const stop = async (i: number) => {
     const child = nodes[i];
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    running.delete(child);
     child.kill("SIGKILL");
     await once(child, "exit");
   };

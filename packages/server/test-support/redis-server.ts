@@ -28,15 +28,8 @@ export function killRedisServers(): void {
   running.clear();
 }
 
-/**
- * Starts `redis-server` on a free port, without persistence unless `appendonly` (an append-only file in a
- * temp folder of its own), with `requirepass` when given a password.
- */
-export async function startRedisServer(options: { password?: string; appendonly?: boolean } = {}): Promise<RedisServer> {
-  const port = await freePort();
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", ""];
-  args.push(...(options.appendonly ? ["--appendonly", "yes", "--dir", mkdtempSync(join(tmpdir(), "iccid-redis-"))] : ["--appendonly", "no"]));
-  if (options.password) args.push("--requirepass", options.password);
+/** Starts `redis-server` with `args`, once it is ready to accept connections; killRedisServers kills it. */
+export async function spawnRedisServer(args: readonly string[]): Promise<ChildProcess> {
   const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   let output = "";
@@ -47,6 +40,19 @@ export async function startRedisServer(options: { password?: string; appendonly?
     });
     child.once("exit", () => reject(new Error(`redis-server ended before it was ready: ${output}`)));
   });
+  return child;
+}
+
+/**
+ * Starts `redis-server` on a free port, without persistence unless `appendonly` (an append-only file in a
+ * temp folder of its own), with `requirepass` when given a password.
+ */
+export async function startRedisServer(options: { password?: string; appendonly?: boolean } = {}): Promise<RedisServer> {
+  const port = await freePort();
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", ""];
+  args.push(...(options.appendonly ? ["--appendonly", "yes", "--dir", mkdtempSync(join(tmpdir(), "iccid-redis-"))] : ["--appendonly", "no"]));
+  if (options.password) args.push("--requirepass", options.password);
+  const child = await spawnRedisServer(args);
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : "";
   return {
     port,

@@ -7,7 +7,7 @@ import { redisReady } from "../../src/redis.js";
 import { RedisHealth } from "../../src/redis-health.js";
 import {
   createTestDatabase,
-  killRedisClusters,
+  killRedisServers,
   killServerProcesses,
   ownerCredentials,
   SERVER_BIN,
@@ -54,7 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   killServerProcesses();
   await cluster?.close();
-  killRedisClusters();
+  killRedisServers();
   await database?.drop();
 });
 
