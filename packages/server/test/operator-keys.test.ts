@@ -50,11 +50,11 @@ describe("the operator's key commands", { timeout: 60_000 }, () => {
       ["ci", ["lookup", "usage:read"], null],
     ]);
     const rows = run(["key", "list", "--email", "keys@example.test"]).stdout.trim().split("\n").map((line) => line.split("\t"));
-    expect(rows.map((r) => [r[0], r[1], r[3], r[7]])).toEqual([
+    expect(rows.map((r) => [r[0], r[1], r[3], r[2]])).toEqual([
       [listed[0]!.id, "-", "usage:read", "active"],
       [listed[1]!.id, "ci", "lookup,usage:read", "active"],
     ]);
-    expect(rows[1]![2]).toBe(`${listed[1]!.prefix}…${listed[1]!.last4}`);
+    expect(rows[1]![4]).toBe(`${listed[1]!.prefix}…${listed[1]!.last4}`);
     expect(first.startsWith(String(listed[1]!.prefix)) && first.endsWith(String(listed[1]!.last4))).toBe(true);
     const output = run(["key", "list", "--email", "keys@example.test", "--json"]).stdout + run(["key", "list", "--email", "keys@example.test"]).stdout;
     for (const key of [first, second]) expect(output).not.toContain(key.slice(10, -4));
@@ -70,6 +70,7 @@ describe("the operator's key commands", { timeout: 60_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     for (const server of servers) expect((await lookup(server.url, key)).body.code).toBe("revoked_api_key");
     expect(run(["key", "revoke", id])).toMatchObject({ status: 0, stderr: `${id}: already revoked\n` });
+    expect(run(["key", "list", "--email", "keys@example.test"]).stdout).toMatch(new RegExp(`^${id}\tto revoke\trevoked\t`, "m"));
     expect(run(["key", "revoke", "key_doesnotexist"])).toMatchObject({ status: 1, stderr: "iccid-server: no API key key_doesnotexist (see `iccid-server key list --email …`)\n" });
     const trail = JSON.parse(run(["audit", "--email", "keys@example.test", "--json"]).stdout) as Array<{ action: string; target?: string; actor: { type: string } }>;
     expect(trail.filter((e) => e.action === "key.revoked")).toEqual([expect.objectContaining({ target: id, actor: expect.objectContaining({ type: "operator" }) })]);

@@ -52,7 +52,7 @@ export function keyCommand(): Command {
         return new ApiKeys(store, systemClock).list(owner.id);
       });
       if (opts.json) process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
-      else printListing(["ID", "NAME", "KEY", "SCOPES", "CREATED", "LAST USED", "EXPIRES", "STATE"], keys.map(keyRow));
+      else printListing(["ID", "NAME", "STATE", "SCOPES", "KEY", "LAST USED", "EXPIRES", "CREATED"], keys.map(keyRow));
     });
   key
     .command("revoke")
@@ -69,8 +69,11 @@ export function keyCommand(): Command {
   return key;
 }
 
-/** A key's row: what it is called and shows of itself, what it may do, and whether it still works. */
+/**
+ * A key's row: which it is and whether it still works first (what an 80-column terminal keeps), then what
+ * it may do, what it shows of itself and its dates; --json has the time of a revocation.
+ */
 function keyRow(k: KeyRecord): string[] {
-  const state = k.revoked_at !== null ? `revoked ${k.revoked_at}` : k.expires_at !== null && Date.parse(k.expires_at) <= systemClock.now() ? "expired" : "active";
-  return [k.id, k.name ?? "-", `${k.prefix}…${k.last4}`, k.scopes.join(","), k.created_at, k.last_used_at ?? "never", k.expires_at ?? "never", state];
+  const state = k.revoked_at !== null ? "revoked" : k.expires_at !== null && Date.parse(k.expires_at) <= systemClock.now() ? "expired" : "active";
+  return [k.id, k.name ?? "-", state, k.scopes.join(","), `${k.prefix}…${k.last4}`, k.last_used_at ?? "never", k.expires_at ?? "never", k.created_at];
 }
