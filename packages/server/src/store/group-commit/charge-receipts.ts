@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
-import { monotonicNow } from "../query-timeout.js";
 import type { ChargeOutcome } from "../store.js";
 import { withClient, type Queryable } from "../postgres/pooled-client.js";
 
@@ -32,7 +31,7 @@ export async function claimOnce(db: Queryable, token: string): Promise<ChargeRun
 
 /**
  * Resolves a group commit whose answer was lost with its connection: its runs if it committed, null if it
- * did not. Asked again and again while PostgreSQL is out of reach, until `deadline` (monotonicNow, the
+ * did not. Asked again and again while PostgreSQL is out of reach, until `deadline` (performance.now(), the
  * deadline of the commit's oldest charge); undefined when it could not be asked by then (the requests are
  * then answered 503, and the commit is resolved later: charge-refunds.ts).
  */
@@ -43,7 +42,7 @@ export async function claimReceipt(pool: pg.Pool, token: string, deadline: numbe
     } catch {
       // still out of reach: ask again
     }
-    if (monotonicNow() + 50 > deadline) return undefined;
+    if (performance.now() + 50 > deadline) return undefined;
     await sleep(50);
   }
 }

@@ -1,5 +1,5 @@
 import { StoreUnavailable } from "../errors.js";
-import { DEFAULT_QUERY_TIMEOUT_MS, monotonicNow } from "../query-timeout.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 
 /**
@@ -16,7 +16,7 @@ interface Pending {
   charge: Charge;
   resolve: (outcome: ChargeOutcome) => void;
   reject: (error: unknown) => void;
-  /** When its request must be answered by (monotonicNow): the query timeout after it was added. */
+  /** When its request must be answered by (performance.now): the query timeout after it was added. */
   deadline: number;
 }
 
@@ -53,7 +53,7 @@ export class GroupCommit {
   #target = 1;
   /** Answers the charges that wait behind a commit past their deadlines. */
   #expiry: NodeJS.Timeout | undefined;
-  /** When the commit under way started; when charges were last answered StoreUnavailable (monotonicNow). */
+  /** When the commit under way started; when charges were last answered StoreUnavailable (performance.now). */
   #committingSince = 0;
   #failedAt: number | undefined;
 
@@ -65,7 +65,7 @@ export class GroupCommit {
 
   add(charge: Charge): Promise<ChargeOutcome> {
     return new Promise((resolve, reject) => {
-      this.#pending.push({ charge, resolve, reject, deadline: monotonicNow() + this.timeoutMs });
+      this.#pending.push({ charge, resolve, reject, deadline: performance.now() + this.timeoutMs });
       if (this.#committing) return this.#expireLater();
       if (this.#scheduled) return;
       if (this.#gathering) {
@@ -85,7 +85,7 @@ export class GroupCommit {
    * or the last charges answered were answered StoreUnavailable (and it is not long since).
    */
   get stalled(): boolean {
-    const now = monotonicNow();
+    const now = performance.now();
     if (this.#committing && now - this.#committingSince > this.timeoutMs) return true;
     return this.#failedAt !== undefined && now - this.#failedAt < 2 * this.timeoutMs;
   }
@@ -108,7 +108,7 @@ export class GroupCommit {
     if (this.#committing || this.#pending.length === 0) return this.#committing ?? Promise.resolve();
     clearTimeout(this.#expiry);
     this.#expiry = undefined;
-    const now = monotonicNow();
+    const now = performance.now();
     // Pending charges are in deadline order: those past theirs (a slow turn of the event loop) go unsent.
     const late = this.#pending.findIndex((p) => p.deadline > now);
     const group = late === -1 ? [] : this.#pending.slice(late);
@@ -140,7 +140,7 @@ export class GroupCommit {
       this.#failedAt = undefined;
       group.forEach((p, i) => p.resolve(outcomes[i]!));
     } else {
-      if (failure instanceof StoreUnavailable) this.#failedAt = monotonicNow();
+      if (failure instanceof StoreUnavailable) this.#failedAt = performance.now();
       for (const p of group) p.reject(failure);
     }
   }
@@ -151,18 +151,18 @@ export class GroupCommit {
     this.#expiry = setTimeout(
       () => {
         this.#expiry = undefined;
-        const now = monotonicNow();
+        const now = performance.now();
         const late = this.#pending.findIndex((p) => p.deadline > now);
         this.#expire(this.#pending.splice(0, late === -1 ? this.#pending.length : late));
         this.#expireLater();
       },
-      Math.max(0, this.#pending[0]!.deadline - monotonicNow()),
+      Math.max(0, this.#pending[0]!.deadline - performance.now()),
     );
   }
 
   #expire(late: readonly Pending[]): void {
     if (late.length === 0) return;
-    this.#failedAt = monotonicNow();
+    this.#failedAt = performance.now();
     for (const p of late) p.reject(waitedTooLong());
   }
 }

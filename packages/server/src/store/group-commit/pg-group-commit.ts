@@ -49,7 +49,7 @@ export class PgGroupCommit {
     this.#resolveMs = timeoutMs * RESOLVE_SHARE;
   }
 
-  /** Commits `charges` by `deadline` (monotonicNow), or throws StoreUnavailable with nothing left charged. */
+  /** Commits `charges` by `deadline` (performance.now()), or throws StoreUnavailable with nothing left charged. */
   async commit(charges: Charge[], deadline: number): Promise<ChargeOutcome[]> {
     const groups = chargeGroups(charges);
     const token = randomUUID();

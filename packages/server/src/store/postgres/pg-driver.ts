@@ -6,7 +6,7 @@ import type { Charge, ChargeOutcome } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
 import { GroupCommit } from "../group-commit/group-commit.js";
 import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
-import { DEFAULT_QUERY_TIMEOUT_MS, monotonicNow } from "../query-timeout.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import { storeError } from "./pg-errors.js";
 import type { PgOptions } from "./pg-options.js";
 import { checkPooler, PoolerMisdeclared } from "./pooler-checks.js";
@@ -73,9 +73,9 @@ export class PgDriver implements SqlDriver {
     this.#charges = new GroupCommit((charges, deadline) => this.#groupCommit.commit(charges, deadline), 1, timeoutMs);
   }
 
-  /** When a store call begun now must be answered by (monotonicNow). */
+  /** When a store call begun now must be answered by (performance.now). */
   #deadline(): number {
-    return monotonicNow() + this.#timeoutMs;
+    return performance.now() + this.#timeoutMs;
   }
 
   get chargesStalled(): boolean {
@@ -145,7 +145,7 @@ export class PgDriver implements SqlDriver {
         await tx.query("SET LOCAL statement_timeout = 0");
         return work(tx);
       },
-      monotonicNow() + BULK_TIMEOUT_MS,
+      performance.now() + BULK_TIMEOUT_MS,
     );
   }
 

@@ -1,6 +1,5 @@
 import type pg from "pg";
 import { StoreUnavailable } from "../errors.js";
-import { monotonicNow } from "../query-timeout.js";
 import { isConnectionLoss, noDatabase, refusedCredentials } from "./pg-errors.js";
 
 export type Queryable = Pick<pg.PoolClient, "query">;
@@ -12,7 +11,7 @@ export type Queryable = Pick<pg.PoolClient, "query">;
  * connection still stands (a transaction's ROLLBACK); it is skipped on a connection that was lost.
  * No connection to be had is StoreUnavailable, before anything was sent.
  *
- * With a `deadline` (monotonicNow) the whole call ends by then: no connection by then is StoreUnavailable
+ * With a `deadline` (performance.now) the whole call ends by then: no connection by then is StoreUnavailable
  * unsent; each statement is sent with the time left as its query_timeout (past it the connection is
  * discarded, the statement's fate unknown), and none is sent once the time is up (StoreUnavailable).
  */
@@ -55,7 +54,7 @@ function connectBy(pool: pg.Pool, deadline: number): Promise<pg.PoolClient> {
     const timer = setTimeout(() => {
       reject(outOfTime("no connection of the pool"));
       connecting.then((client) => client.release(), () => {});
-    }, Math.max(0, deadline - monotonicNow()));
+    }, Math.max(0, deadline - performance.now()));
     connecting.then(
       (client) => {
         clearTimeout(timer);
@@ -72,7 +71,7 @@ function connectBy(pool: pg.Pool, deadline: number): Promise<pg.PoolClient> {
 /** `client` with every statement sent with the time left until `deadline` as its query_timeout. */
 function bounded(client: pg.PoolClient, deadline: number): Queryable {
   const query = (config: string | pg.QueryConfig, values?: unknown[]) => {
-    const left = Math.floor(deadline - monotonicNow());
+    const left = Math.floor(deadline - performance.now());
     if (left <= 0) return Promise.reject(outOfTime("no answer"));
     const statement = typeof config === "string" ? { text: config, values } : config;
     return client.query({ ...statement, query_timeout: left } as pg.QueryConfig);

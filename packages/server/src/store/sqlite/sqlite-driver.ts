@@ -7,7 +7,7 @@ import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 import { FORGET_EXPIRED, PROVE, UNPROVE } from "../sql/idempotency-sql.js";
-import { DEFAULT_QUERY_TIMEOUT_MS, monotonicNow } from "../query-timeout.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import { whenNotBusy } from "./busy.js";
 import { openDatabase } from "./open-database.js";
 
@@ -49,7 +49,7 @@ export class SqliteDriver implements SqlDriver {
     this.#lockWaitMs = lockWaitMs;
     const chargeAll = this.#db.transaction((charges: Charge[]) => this.#chargeAndProve(charges)).immediate;
     // A commit waits for the lock until its oldest charge's deadline (charges wait their turn meanwhile).
-    const commit = (charges: Charge[], deadline: number) => whenNotBusy(() => chargeAll(charges), deadline - monotonicNow());
+    const commit = (charges: Charge[], deadline: number) => whenNotBusy(() => chargeAll(charges), deadline - performance.now());
     this.#charges = new GroupCommit(commit, 0, lockWaitMs);
   }
 
