@@ -1,6 +1,9 @@
 import type { Logger } from "pino";
 import type { RedisClient } from "./redis.js";
 
+/** How often a command is still sent while Redis fails them: the rest are answered from memory at once. */
+const PROBE_EVERY_MS = 1_000;
+
 /** The answers by which a Redis Cluster redirects or refuses a command that a single Redis would run. */
 const CLUSTER_ANSWER = /^(MOVED|ASK|CROSSSLOT|CLUSTERDOWN)\b/;
 
@@ -20,6 +23,7 @@ export class RedisHealth {
   /** A cluster's answer to a client that took it for one Redis: it lasts until the client connects anew. */
   #misrouted = false;
   #lastError: string | undefined;
+  #probedAt = 0;
 
   constructor(
     private readonly redis: RedisClient,
@@ -40,6 +44,19 @@ export class RedisHealth {
 
   get answering(): boolean {
     return this.redis.status === "ready" && !this.#failing && !this.#misrouted;
+  }
+
+  /**
+   * Whether to send a command now: always while Redis answers; while it fails commands, one a second,
+   * which finds it answering again, and the others go to memory at once. A silent cluster node keeps its
+   * connection, so without this every request would wait out the command timeout on it.
+   */
+  mayTry(): boolean {
+    if (this.answering) return true;
+    const now = performance.now();
+    if (now - this.#probedAt < PROBE_EVERY_MS) return false;
+    this.#probedAt = now;
+    return true;
   }
 
   /** A command failed: Redis did not run it (a limit's refusal is an answer, not a failure). */

@@ -14,6 +14,10 @@ export interface RedisCluster {
   urls: string;
   /** Stops master `i` cold (SIGKILL): the cluster is down until it is back (there are no replicas). */
   stop(i: number): Promise<void>;
+  /** SIGSTOP of master `i`: it keeps its port and connections and answers nothing. */
+  pause(i: number): void;
+  /** SIGCONT: it answers again. */
+  resume(i: number): void;
   /** Starts master `i` again on its port and configuration: it rejoins with its slots. */
   start(i: number): Promise<void>;
   /** Waits until every slot is served (`cluster_state:ok` on every node). */
@@ -57,6 +61,8 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
     urls: ports.map((p) => `redis://127.0.0.1:${p}`).join(","),
     stop,
     start,
+    pause: (i) => void nodes[i]?.kill("SIGSTOP"),
+    resume: (i) => void nodes[i]?.kill("SIGCONT"),
     whole,
     close: async () => {
       for (let i = 0; i < masters; i++) await stop(i);

@@ -13,12 +13,13 @@ import type { Limiter, LimiterFactory } from "./rate-limit.js";
  * Redis never touch each other's keys; the braces are a hash tag, so on a Redis Cluster every command of a
  * call goes to its key's one slot.
  */
-export function redisLimiters(redis: RedisClient, namespace = "iccid", health?: Pick<RedisHealth, "failed" | "answered">): LimiterFactory {
+export function redisLimiters(redis: RedisClient, namespace = "iccid", health?: Pick<RedisHealth, "failed" | "answered" | "mayTry">): LimiterFactory {
   return (points, duration, keyPrefix) => {
     const memory = new RateLimiterMemory({ points, duration, keyPrefix });
     const shared = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${namespace}:${keyPrefix}`, rejectIfRedisNotReady: true });
     /** The call in Redis, or, when Redis does not run it, the same call in memory. */
     const either = async <T>(inRedis: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> => {
+      if (health && !health.mayTry()) return inMemory();
       try {
         const result = await inRedis();
         health?.answered();

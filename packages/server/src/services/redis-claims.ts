@@ -21,11 +21,12 @@ export class RedisClaims implements InFlightClaims {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-    private readonly health?: Pick<RedisHealth, "failed" | "answered">,
+    private readonly health?: Pick<RedisHealth, "failed" | "answered" | "mayTry">,
   ) {}
 
   async take(key: Buffer, fingerprint: Buffer): Promise<Buffer | undefined> {
     const name = this.#name(key);
+    if (this.health && !this.health.mayTry()) return this.#takeLocally(name, key, fingerprint);
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         const taken = (await this.redis.set(name, fingerprint, "PX", ABANDONED_CLAIM_MS, "NX")) === "OK";
@@ -38,9 +39,13 @@ export class RedisClaims implements InFlightClaims {
       return fingerprint;
     } catch (error) {
       this.health?.failed(error);
-      this.#heldLocally.add(name);
-      return this.#local.takeNow(key, fingerprint);
+      return this.#takeLocally(name, key, fingerprint);
     }
+  }
+
+  #takeLocally(name: string, key: Buffer, fingerprint: Buffer): Buffer | undefined {
+    this.#heldLocally.add(name);
+    return this.#local.takeNow(key, fingerprint);
   }
 
   async release(key: Buffer): Promise<void> {

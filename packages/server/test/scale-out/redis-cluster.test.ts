@@ -106,6 +106,38 @@ describe("a Redis Cluster under two instances", { timeout: 120_000 }, () => {
     }
   });
 
+  it("a master stopped with SIGSTOP (silent, its connections open): every request answered within about a second", async () => {
+    await cluster.whole();
+    setPlan(200_000); // a limit of its own: fresh counts
+    await eventually(async () => expect((await lookup(servers[0]!.url)).status).toBe(200));
+    cluster.pause(2);
+    const slowest: number[] = [];
+    try {
+      const until = performance.now() + 5_000;
+      await Promise.all(
+        servers.flatMap((server) => [0, 1].map(async () => {
+          while (performance.now() < until) {
+            const started = performance.now();
+            expect((await lookup(server.url)).status).toBe(200);
+            slowest.push(performance.now() - started);
+          }
+        })),
+      );
+    } finally {
+      cluster.resume(2);
+    }
+    expect(Math.max(...slowest)).toBeLessThan(ANSWER_WITHIN_MS);
+    // Most answered from memory at once, while a command a second finds out whether Redis answers again.
+    expect(slowest.length).toBeGreaterThan(40);
+    await cluster.whole();
+    for (const server of servers) {
+      await eventually(async () => {
+        expect((await lookup(server.url)).status).toBe(200);
+        expect((await call(server.url, "GET", "/readyz")).body).toEqual({ status: "ok" });
+      });
+    }
+  });
+
   it("named as one Redis, a cluster node is refused at start; one Redis named as a cluster too", () => {
     const node = `redis://127.0.0.1:${cluster.ports[0]}`;
     const asOne = spawnSync(process.execPath, [SERVER_BIN, ...startArgs(node)], { encoding: "utf8", timeout: 30_000 });

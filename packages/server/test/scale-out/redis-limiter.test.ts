@@ -69,14 +69,19 @@ describe("the Redis limiter", () => {
     expect(await t.redis.exists(`${t.namespace}:calls:{k}`)).toBe(0);
   });
 
-  it("answers from memory when Redis refuses the command, leaves the key as it was, and says Redis failed until it answers", async () => {
+  it("answers from memory when Redis refuses the command, leaves the key as it was, and asks again a second later", async () => {
     const health = new RedisHealth(t.redis);
     const limiter = redisLimiters(t.redis, t.namespace, health)(2, 60, "refused");
     await t.redis.set(`${t.namespace}:refused:{k}`, "not a number");
     expect(await consumeAll([limiter.consume("k"), limiter.consume("k"), limiter.consume("k")])).toEqual([1, 0, "refused"]);
     expect(await t.redis.get(`${t.namespace}:refused:{k}`)).toBe("not a number");
     expect(health.answering).toBe(false);
+    // While it fails, the next calls are answered from memory without asking; a second on, one asks again.
     expect(await consumeAll([limiter.consume("other")])).toEqual([1]);
+    expect(await t.redis.exists(`${t.namespace}:refused:{other}`)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await consumeAll([limiter.consume("other")])).toEqual([1]);
+    expect(await t.redis.get(`${t.namespace}:refused:{other}`)).toBe("1");
     expect(health.answering).toBe(true);
   });
 
