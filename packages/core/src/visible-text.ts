@@ -4,15 +4,16 @@
 // follows them (bidirectional overrides and isolates, the line and paragraph separators). Tabs and line
 // breaks become spaces: they would break a table's row or a tab-separated record.
 
-const LAYOUT = /[\t\n\r]/g;
-const ACTIVE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
+/** One pass over the text: a layout character, or one that acts. */
+const SPECIAL = /[\x00-\x1F\x7F-\x9F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
 
 function written(char: string): string {
+  if (char === "\t" || char === "\n" || char === "\r") return " ";
   const code = char.charCodeAt(0);
   return code <= 0xff ? `\\x${code.toString(16).toUpperCase().padStart(2, "0")}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 /** `text` with nothing in it that a terminal acts on: controls written out, tabs and line breaks made spaces. */
 export function visibleText(text: string): string {
-  return text.replace(LAYOUT, " ").replace(ACTIVE, written);
+  return text.replace(SPECIAL, written);
 }

@@ -62,11 +62,13 @@ export class Accounts {
   }
 
   /** Sets a new password and signs the account out everywhere. */
-  async resetPassword(email: string, password: string, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<void> {
+  /** Sets a new password and ends the account's sessions; answers the account. */
+  async resetPassword(email: string, password: string, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<Account> {
     assertPassword(password);
     const account = await this.byEmail(email);
     await this.store.setPasswordHash(account.id, await hashPassword(password));
     await this.audit.record(account.id, "password.changed", origin);
+    return account;
   }
 }
 

@@ -61,6 +61,13 @@ export class ApiKeys {
     return { ...toKeyRecord(created.row), key: created.key };
   }
 
+  /** Revokes every key of the account still working; answers how many (each key.revoked on the trail). */
+  async revokeAll(accountId: string, origin: AuditOrigin = SYSTEM_ORIGIN): Promise<number> {
+    const working = (await this.store.listKeys(accountId)).filter((k) => k.revoked_at === null);
+    for (const key of working) await this.revoke(accountId, key.id, origin);
+    return working.length;
+  }
+
   async list(accountId: string): Promise<KeyRecord[]> {
     return (await this.store.listKeys(accountId)).map(toKeyRecord);
   }

@@ -46,13 +46,8 @@ export function accountCommand(): Command {
       const { password, generated } = chosenPassword(opts.passwordStdin);
       const revoked = await withStore(command, async (store) => {
         const origin = operatorOrigin();
-        await new Accounts(store, systemClock).resetPassword(opts.email, password, origin);
-        if (!opts.revokeKeys) return undefined;
-        const keys = new ApiKeys(store, systemClock);
-        const owner = await store.findAccountByEmail(opts.email);
-        const working = (await keys.list(owner!.id)).filter((k) => k.revoked_at === null);
-        for (const key of working) await keys.revoke(owner!.id, key.id, origin);
-        return working.length;
+        const account = await new Accounts(store, systemClock).resetPassword(opts.email, password, origin);
+        return opts.revokeKeys ? new ApiKeys(store, systemClock).revokeAll(account.id, origin) : undefined;
       });
       // The data (a generated password) alone on stdout, so that PW=$(iccid-server account password …) holds it.
       if (generated) process.stdout.write(`${password}\n`);
