@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { IDEMPOTENCY_WINDOW_MS } from "../domain/idempotency-window.js";
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../domain/refusals.js";
 import type { IdempotencyStore, Proof, ProvenRequest } from "../store/store.js";
@@ -21,9 +21,7 @@ export interface IdempotentRequestId {
 
 /** The first 16 bytes of SHA-256: 128 bits, as unlikely to collide by chance as a UUID. */
 function hash16(...parts: string[]): Buffer {
-  const h = createHash("sha256");
-  for (const part of parts) h.update(part).update("\0");
-  return h.digest().subarray(0, 16);
+  return hash("sha256", parts.join("\0") + "\0", "buffer").subarray(0, 16);
 }
 
 /**
