@@ -40,9 +40,12 @@ export function connectRedis(target: RedisTarget | string): RedisClient {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
     clusterRetryStrategy: reconnect,
-    // A cluster that is down (a master lost, no replica to take over) answers CLUSTERDOWN: retried a few
-    // times 100 ms apart for a failover, then the limiters' fallback answers.
-    retryDelayOnClusterDown: 100,
+    // A command the cluster refuses as down (CLUSTERDOWN: a master lost or silent, no replica taken over) or
+    // whose connection closed under it (a node silent past the socket timeout) is not sent again, and the
+    // limiters' fallback answers at once: each retry would refresh the slots and could wait on the silent
+    // node anew (a stopped node's port still accepts connections), up to seconds in all.
+    retryDelayOnClusterDown: 0,
+    retryDelayOnFailover: 0,
     maxRedirections: 4,
     // Every node the cluster names is reached with the seed's credentials and TLS.
     redisOptions: {

@@ -106,9 +106,9 @@ describe("a Redis Cluster under two instances", { timeout: 120_000 }, () => {
     }
   });
 
-  // The first requests after the stop may still wait several seconds (up to 7.3 s seen): left open, in the
-  // note of stop 67. What is shown: all the others are answered from memory without waiting on the node.
-  it("a master stopped with SIGSTOP (silent, its connections open): requests go on being answered, from memory", async () => {
+  // Fails with the client's retries of CLUSTERDOWN or a closed connection (each refreshes the slots and may
+  // wait on the silent node anew: 3.9 s seen) or without the probe a second (12 answers in 5 s).
+  it("a master stopped with SIGSTOP (silent, its connections open): every request answered within the bound, most from memory", async () => {
     await cluster.whole();
     setPlan(200_000); // a limit of its own: fresh counts
     await eventually(async () => expect((await lookup(servers[0]!.url)).status).toBe(200));
@@ -130,6 +130,7 @@ describe("a Redis Cluster under two instances", { timeout: 120_000 }, () => {
     }
     // Most answered from memory at once, while a command a second finds out whether Redis answers again.
     expect(slowest.length).toBeGreaterThan(40);
+    expect(Math.max(...slowest)).toBeLessThan(ANSWER_WITHIN_MS);
     await cluster.whole();
     for (const server of servers) {
       await eventually(async () => {
