@@ -28,10 +28,13 @@ const REFUSED = /^(WRONGPASS|NOAUTH|NOPERM)\b/;
 export async function checkRedis(target: RedisTarget, timeoutMs = 3_000): Promise<RedisAtStart> {
   let reason = "no URL";
   for (const url of target.urls) {
-    const probe = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, commandTimeout: timeoutMs });
+    const probe = probeOf(url, timeoutMs);
     let lastError: (Error & { code?: string }) | undefined;
     probe.on("error", (error: Error) => (lastError = error));
     try {
+      if (await asksNoPassword(url, timeoutMs)) {
+        throw new RedisMisconfigured(`the Redis at ${url} asks for no password, but --redis gives one: set one on Redis (requirepass) or leave it out of --redis`);
+      }
       await probe.connect();
       const info = await probe.info();
       const clusterNode = /^cluster_enabled:1\b/m.test(info);
@@ -49,4 +52,32 @@ export async function checkRedis(target: RedisTarget, timeoutMs = 3_000): Promis
     }
   }
   return { answering: false, reason };
+}
+
+/** A connection of the start's own to `url` that tries once. */
+function probeOf(url: string, timeoutMs: number): Redis {
+  return new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, commandTimeout: timeoutMs });
+}
+
+/**
+ * Whether `url` gives the default user a password that its Redis does not ask for: the operator believes
+ * Redis protected while anyone may use it. Asked without the password, which such a Redis answers (a
+ * Redis that asks for it answers NOAUTH); the client would otherwise only print a warning of its own.
+ */
+async function asksNoPassword(url: string, timeoutMs: number): Promise<boolean> {
+  const parsed = new URL(url);
+  if (parsed.password === "" || (parsed.username !== "" && parsed.username !== "default")) return false;
+  parsed.username = "";
+  parsed.password = "";
+  const bare = probeOf(parsed.toString(), timeoutMs);
+  bare.on("error", () => undefined);
+  try {
+    await bare.connect();
+    await bare.ping();
+    return true;
+  } catch {
+    return false; // NOAUTH, or unreachable: the probe with the password says which
+  } finally {
+    bare.disconnect();
+  }
 }

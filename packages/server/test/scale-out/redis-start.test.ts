@@ -15,7 +15,7 @@ import {
 } from "../../test-support/index.js";
 
 // A setting the server cannot work with ends its start with the reason, before it serves: Redis refusing
-// the credentials, something that is not Redis, PostgreSQL refusing the user. A Redis that keeps no
+// the credentials or not asking for the password given, something that is not Redis, PostgreSQL refusing the user. A Redis that keeps no
 // append-only file is said at start; one that does is not.
 
 const PG = process.env.ICCID_TEST_POSTGRES_URL!;
@@ -61,6 +61,15 @@ describe("a misconfiguration at start", { timeout: 60_000 }, () => {
     const none = await startFails(db, ["--redis", `redis://127.0.0.1:${redis.port}`]);
     expect(none.code).toBe(1);
     expect(none.output).toMatch(/refused the credentials: NOAUTH/);
+  });
+
+  it("a password Redis does not ask for: exit 1 with the reason, no warning of the client's own, the password nowhere", async () => {
+    const open = await startRedisServer();
+    const r = await startFails(db, ["--redis", `redis://:thought-it-was-protected@127.0.0.1:${open.port}`]);
+    expect(r.code).toBe(1);
+    expect(r.output).toMatch(/^iccid-server: the Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ asks for no password, but --redis gives one/m);
+    expect(r.output).not.toContain("[WARN]");
+    expect(r.output).not.toContain("thought-it-was-protected");
   });
 
   it("something that is not Redis: exit 1, saying so", async () => {
