@@ -1,4 +1,12 @@
 /**
+ * The bound on a request's store work unless `--query-timeout` sets another: a request whose store work
+ * (a connection of the pool, its statements, its charge's commit and that commit's resolution) is not
+ * done by then is answered StoreUnavailable. Deadlines are on the monotonic clock (`performance.now()`): a
+ * step of the wall clock must not move them.
+ */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+
+/**
  * The store cannot be reached or is too busy to answer: the request gets 503 `unavailable`, not a 500.
  * The message says why in the words of the fault beneath, for the operator
  * (`the store is unavailable (connect ECONNREFUSED 127.0.0.1:5432)`); a client is told less.

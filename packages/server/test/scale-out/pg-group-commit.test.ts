@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StoreUnavailable } from "../../src/store/errors.js";
+import { DEFAULT_QUERY_TIMEOUT_MS, StoreUnavailable } from "../../src/store/errors.js";
 import { PgGroupCommit } from "../../src/store/group-commit/pg-group-commit.js";
 import { numberArray, TEXT_FIELDS, textArray, uuidArray } from "../../src/store/postgres/pg-arrays.js";
 
@@ -37,7 +37,7 @@ describe("the group commit on PostgreSQL", () => {
     nowhere.port = "1"; // nothing listens there
     const pool = new pg.Pool({ connectionString: nowhere.href, connectionTimeoutMillis: 2_000 });
     pool.on("error", () => {});
-    const commit = new PgGroupCommit(pool, { named: true });
+    const commit = new PgGroupCommit(pool, { named: true, timeoutMs: DEFAULT_QUERY_TIMEOUT_MS });
     const charge = { account_id: "acc_x", key_id: "key_x", period_start: 0, bucket_start: 0, lookups: 1, quota_limit: 10 };
     await expect(commit.commit([charge], performance.now() + 5_000)).rejects.toBeInstanceOf(StoreUnavailable);
     await commit.close();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chargeByGroups, chargeGroups, GroupCommit, outcomesOfChargedGroup } from "./group-commit.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../errors.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 
 const charge = (lookups: number): Charge => ({
@@ -24,7 +25,7 @@ function recordingGroupCommit(gatherMs = 0, { gated = false } = {}) {
     commits.push(charges.map((c) => c.lookups));
     if (commits.length === 1) await gate;
     return charges.map((c) => ({ charged: true, used: c.lookups }));
-  }, gatherMs);
+  }, gatherMs, DEFAULT_QUERY_TIMEOUT_MS);
   const firstUnderWay = async () => {
     while (commits.length === 0) await new Promise((resolve) => setImmediate(resolve));
   };
@@ -54,7 +55,7 @@ describe("GroupCommit", () => {
         throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
       }
       return Promise.resolve(charges.map((c) => ({ charged: true, used: c.lookups })));
-    });
+    }, 0, DEFAULT_QUERY_TIMEOUT_MS);
     await expect(groupCommit.add(charge(1))).rejects.toThrow("database or disk is full");
     await expect(groupCommit.add(charge(2))).resolves.toEqual({ charged: true, used: 2 });
     await groupCommit.drain();
@@ -68,7 +69,7 @@ describe("GroupCommit", () => {
         throw new Error("connection terminated");
       }
       return charges.map((c) => ({ charged: true, used: c.lookups }));
-    });
+    }, 0, DEFAULT_QUERY_TIMEOUT_MS);
     await expect(groupCommit.add(charge(1))).rejects.toThrow("connection terminated");
     await expect(groupCommit.add(charge(3))).resolves.toEqual({ charged: true, used: 3 });
     await groupCommit.drain();

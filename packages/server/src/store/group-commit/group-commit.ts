@@ -1,5 +1,4 @@
 import { StoreUnavailable } from "../errors.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 
 /**
@@ -60,7 +59,7 @@ export class GroupCommit {
   constructor(
     private readonly commit: (charges: Charge[], deadline: number) => Promise<ChargeOutcome[]>,
     private readonly gatherMs = 0,
-    private readonly timeoutMs = DEFAULT_QUERY_TIMEOUT_MS,
+    private readonly timeoutMs: number,
   ) {}
 
   add(charge: Charge): Promise<ChargeOutcome> {

@@ -8,7 +8,6 @@ import { ChargeRefunds } from "./charge-refunds.js";
 import { numberArray, TEXT_FIELDS, textArray, uuidArray } from "../postgres/pg-arrays.js";
 import { isConnectionLoss, storeError } from "../postgres/pg-errors.js";
 import { withClient } from "../postgres/pooled-client.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 
 // A named prepared statement, so each connection plans it once (unnamed behind a transaction pooler, where
@@ -42,7 +41,7 @@ export class PgGroupCommit {
   /** `named`: the call is a named prepared statement (not behind a transaction pooler). */
   constructor(
     private readonly pool: pg.Pool,
-    { named, timeoutMs = DEFAULT_QUERY_TIMEOUT_MS }: { named: boolean; timeoutMs?: number },
+    { named, timeoutMs }: { named: boolean; timeoutMs: number },
   ) {
     this.#statement = named ? COMMIT_CHARGES : { text: COMMIT_CHARGES.text };
     this.#refunds = new ChargeRefunds(pool);

@@ -1,12 +1,11 @@
 import pg from "pg";
-import { SchemaTooNew } from "../errors.js";
+import { DEFAULT_QUERY_TIMEOUT_MS, SchemaTooNew } from "../errors.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
 import { GroupCommit } from "../group-commit/group-commit.js";
 import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import { storeError } from "./pg-errors.js";
 import type { PgOptions } from "./pg-options.js";
 import { checkPooler, PoolerMisdeclared } from "./pooler-checks.js";

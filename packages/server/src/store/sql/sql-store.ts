@@ -44,14 +44,15 @@ import { ADD_UNKNOWN_PREFIX, UNKNOWN_PREFIXES_SINCE, upsertPrefix } from "./pref
 import { usageSumsQuery } from "./usage-sql.js";
 import type { SqlDriver } from "./sql-driver.js";
 
+/** Every session of an account ends: sign out everywhere, and a new password. */
+const END_SESSIONS = "DELETE FROM sessions WHERE account_id = ?";
+
 /**
  * The store, written once in the SQL both dialects accept (`INSERT … ON CONFLICT`, `RETURNING`, ids made
  * by the application, times as epoch milliseconds), over a driver per dialect that runs it. Charges are
- * the driver's (a synchronous transaction on SQLite, a group commit on PostgreSQL); key grants go through
- * a cache that each dialect keeps current its own way.
+ * the driver's (a group commit on either); key grants go through a cache that each dialect keeps current
+ * its own way.
  */
-/** Every session of an account ends: sign out everywhere, and a new password. */
-const END_SESSIONS = "DELETE FROM sessions WHERE account_id = ?";
 
 export class SqlStore implements Store {
   readonly idempotency: SqlIdempotencyStore;
@@ -138,11 +139,8 @@ export class SqlStore implements Store {
   }
 
   async setSubscription(accountId: string, changes: Partial<Pick<Subscription, "status" | "plan">>): Promise<void> {
-    await this.driver.run("UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?", [
-      changes.status ?? null,
-      changes.plan ?? null,
-      accountId,
-    ]);
+    const sql = "UPDATE subscriptions SET status = coalesce(?, status), plan = coalesce(?, plan) WHERE account_id = ?";
+    await this.driver.run(sql, [changes.status ?? null, changes.plan ?? null, accountId]);
     this.#grantCache?.clear();
   }
 
@@ -191,11 +189,8 @@ export class SqlStore implements Store {
 
   async revokeKey(accountId: string, keyId: string, at: number): Promise<RevokeOutcome> {
     // Only a key not yet revoked changes: a second revocation, even within the same millisecond, is told apart.
-    const changed = await this.driver.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL", [
-      at,
-      keyId,
-      accountId,
-    ]);
+    const sql = "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL";
+    const changed = await this.driver.run(sql, [at, keyId, accountId]);
     this.#grantCache?.forgetKey(keyId);
     if (changed === 1) return "revoked";
     const row = await this.driver.get<{ id: string }>("SELECT id FROM api_keys WHERE id = ? AND account_id = ?", [keyId, accountId]);
@@ -224,13 +219,8 @@ export class SqlStore implements Store {
   }
 
   async insertSession(s: SessionRow): Promise<void> {
-    await this.driver.run("INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)", [
-      s.hash,
-      s.account_id,
-      s.created_at,
-      s.last_seen_at,
-      s.expires_at,
-    ]);
+    const sql = "INSERT INTO sessions (hash, account_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)";
+    await this.driver.run(sql, [s.hash, s.account_id, s.created_at, s.last_seen_at, s.expires_at]);
   }
 
   async findSession(hash: string): Promise<{ session: SessionRow; account: Account } | undefined> {
@@ -289,10 +279,8 @@ export class SqlStore implements Store {
   }
 
   async quotaUsed(accountId: string, periodStart: number): Promise<number> {
-    const row = await this.driver.get<{ used: number }>("SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?", [
-      accountId,
-      periodStart,
-    ]);
+    const sql = "SELECT used FROM quota_counters WHERE account_id = ? AND period_start = ?";
+    const row = await this.driver.get<{ used: number }>(sql, [accountId, periodStart]);
     return row?.used ?? 0;
   }
 

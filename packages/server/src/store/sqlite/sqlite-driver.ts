@@ -1,13 +1,12 @@
 import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
-import { DatabaseCorrupt, DatabaseFileGone, SchemaTooNew, StoreUnavailable } from "../errors.js";
+import { DatabaseCorrupt, DatabaseFileGone, DEFAULT_QUERY_TIMEOUT_MS, SchemaTooNew, StoreUnavailable } from "../errors.js";
 import { GrantCache } from "../grant-cache.js";
 import { chargeByGroups, GroupCommit } from "../group-commit/group-commit.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
 import type { Charge, ChargeOutcome, Proof } from "../store.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 import { FORGET_EXPIRED, PROVE, UNPROVE } from "../sql/idempotency-sql.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../query-timeout.js";
 import { whenNotBusy } from "./busy.js";
 import { openDatabase } from "./open-database.js";
 
