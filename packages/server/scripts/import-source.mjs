@@ -29,6 +29,10 @@ function mccMncList(text) {
   return csv(["mcc", "mnc", "countries", "brand", "operator", "status"], rows);
 }
 
+/** Wiki markup left in a name (O<sub>2</sub>, &amp;, &nbsp;) as the plain text it shows. */
+const plain = (value) =>
+  value === undefined ? undefined : value.replace(/<[^>]*>/g, "").replace(/&nbsp;/g, " ").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+
 /** python-stdnum imsi.dat: an MCC line, then one indented line per MNC with key="value" pairs; ranges (00-99) skipped. */
 function pythonStdnum(text) {
   const rows = [];
@@ -38,7 +42,7 @@ function pythonStdnum(text) {
     const m = /^ (\d{2,3}) (.*)$/.exec(line);
     if (!m || !/^\d{3}$/.test(mcc)) continue;
     const fields = Object.fromEntries([...m[2].matchAll(/(\w+)="((?:[^"]|"(?! \w+=|$))*)"/g)].map((f) => [f[1], f[2]]));
-    rows.push([mcc, m[1], (fields.cc ?? "").toUpperCase(), fields.brand, fields.operator, fields.status]);
+    rows.push([mcc, m[1], (fields.cc ?? "").toUpperCase(), plain(fields.brand), plain(fields.operator), fields.status]);
   }
   return csv(["mcc", "mnc", "iso2", "brand", "operator", "status"], rows);
 }
