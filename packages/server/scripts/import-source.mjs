@@ -64,6 +64,10 @@ if (!read || !file) {
   process.exit(2);
 }
 const out = read(readFileSync(file, "utf8"));
+if (out.split("\n").length <= 2) {
+  process.stderr.write(`no rows of ${source} read from ${file}: is it the file named above for ${source}?\n`);
+  process.exit(1);
+}
 const target = new URL(`../data/sources/${source}.csv`, import.meta.url);
 writeFileSync(target, out);
 process.stdout.write(`wrote ${out.split("\n").length - 2} rows of ${source} to ${target.pathname}\n`);
