@@ -16,10 +16,11 @@ export type IccidWarningCode = (typeof ICCID_WARNING_CODES)[number];
 
 /**
  * Every warning code a lookup's answer may carry: the grammar's, then the decoder's (`ambiguous_numbering`:
- * the digits read as two countries' numbering, and the warning names both candidates), then the one about
+ * the digits read as two countries' numbering, and the warning names both candidates; `shared_calling_code`:
+ * the calling code is several countries' and nothing else in the number says which), then the one about
  * the IMSI sent with the ICCID (`imsi_country_mismatch`).
  */
-export const LOOKUP_WARNING_CODES = [...ICCID_WARNING_CODES, "ambiguous_numbering", "imsi_country_mismatch"] as const;
+export const LOOKUP_WARNING_CODES = [...ICCID_WARNING_CODES, "ambiguous_numbering", "shared_calling_code", "imsi_country_mismatch"] as const;
 export type LookupWarningCode = (typeof LOOKUP_WARNING_CODES)[number];
 
 export const ICCID_MIN_LENGTH = 18;

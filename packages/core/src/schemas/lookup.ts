@@ -74,7 +74,13 @@ export const NumberingCandidate = z
 
 export const IccidWarningSchema = z
   .object({
-    code: z.enum(LOOKUP_WARNING_CODES),
+    code: z
+      .enum(LOOKUP_WARNING_CODES)
+      .describe(
+        "The grammar's codes (the number's shape); ambiguous_numbering: the digits read as two countries' numbering; " +
+          "shared_calling_code: no country, as several countries share the calling code and nothing else in the number says which; " +
+          "imsi_country_mismatch: the IMSI's country is not the ICCID's",
+      ),
     message: z.string(),
     candidates: z
       .array(NumberingCandidate)

@@ -65,13 +65,14 @@ export interface NumberingCandidate {
 }
 
 /**
- * A remark about the number: its shape (the grammar's codes), how it was read (`ambiguous_numbering`), or
- * the IMSI sent with it (`imsi_country_mismatch`).
+ * A remark about the number: its shape (the grammar's codes), how it was read (`ambiguous_numbering`,
+ * `shared_calling_code`), or the IMSI sent with it (`imsi_country_mismatch`).
  */
 export interface LookupWarning {
   /**
    * What the remark is about (docs/api.md, "How an ICCID is read"); `ambiguous_numbering` when the digits
-   * read as two countries' numbering; `imsi_country_mismatch` when the IMSI's country is not the ICCID's.
+   * read as two countries' numbering; `shared_calling_code` when the country is left open because several
+   * countries share the calling code; `imsi_country_mismatch` when the IMSI's country is not the ICCID's.
    */
   code: LookupWarningCode;
   /** The remark in words. */

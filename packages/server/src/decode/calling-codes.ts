@@ -19,6 +19,8 @@ export interface CallingCodeTable {
   soleCountry(code: string | null): Country | null;
   /** The calling code of an ISO country, or null. */
   codeOf(iso2: string): string | null;
+  /** Every ISO country the metadata knows, in its order. */
+  allCountries(): readonly string[];
 }
 
 /**
@@ -35,6 +37,7 @@ export function callingCodeTable(): CallingCodeTable {
   // Codes of international networks (ITU "Global" ranges: 800, 870, 881, 882, 883, 888 …) name no country.
   for (const code of Object.keys((metadata as { nonGeographic?: object }).nonGeographic ?? {})) byCode.set(code, []);
   for (const [code, countries] of Object.entries(E118_ONLY)) byCode.set(code, countries);
+  const all = Object.keys(metadata.countries).filter((iso2) => iso2 !== "001");
   // byLength[n][value]: the code of n digits with that value ("49" at byLength[2][49]).
   const byLength: Array<Array<string | undefined>> = [[], new Array(10), new Array(100), new Array(1000)];
   for (const code of byCode.keys()) byLength[code.length]![Number(code)] = code;
@@ -58,6 +61,9 @@ export function callingCodeTable(): CallingCodeTable {
     soleCountry(code) {
       const countries = code === null ? undefined : byCode.get(code);
       return countries?.length === 1 ? countryObject(countries[0]!) : null;
+    },
+    allCountries() {
+      return all;
     },
     codeOf(iso2) {
       return (metadata.countries as Record<string, [string, ...unknown[]]>)[iso2]?.[0] ?? null;

@@ -34,6 +34,7 @@ const ITU_ALIASES: Record<string, string> = {
   "macao china": "MO",
   turkiye: "TR",
   "saint vincent and the grenadines": "VC",
+  "bonaire sint eustatius and saba": "BQ",
 };
 
 function key(name: string): string {
@@ -49,6 +50,15 @@ function key(name: string): string {
     .trim();
 }
 
+const englishKeys = new Map<string, string>();
+
+/** The comparable form of a country's English name, made once per country. */
+function englishKey(iso2: string): string {
+  let english = englishKeys.get(iso2);
+  if (english === undefined) englishKeys.set(iso2, (english = key(countryName(iso2))));
+  return english;
+}
+
 /**
  * Resolves a country named by the ITU list to ISO alpha-2, among the candidates that share its calling code.
  * Returns null when no candidate carries that name.
@@ -58,7 +68,7 @@ export function resolveCountry(name: string, candidates: readonly string[]): str
   const alias = ITU_ALIASES[wanted];
   if (alias) return candidates.includes(alias) ? alias : null;
   for (const iso2 of candidates) {
-    const english = key(countryName(iso2));
+    const english = englishKey(iso2);
     if (english === wanted || english.replace(/ and /g, " ") === wanted.replace(/ and /g, " ")) return iso2;
   }
   return null;

@@ -143,7 +143,7 @@ describe("IccidDecoder", () => {
       result: { country: { iso2: "DE" }, issuer: { name: "Private range" } },
     });
     expect(custom.dataVersion).not.toBe(decoder.dataVersion);
-    expect(custom.dataVersion).toMatch(/^registry\.\d+\.[0-9a-f]+\+custom\.3\.[0-9a-f]+$/);
+    expect(custom.dataVersion).toMatch(/^registry\.\d+\.[0-9a-f]+(\.[a-z0-9]+-\d{4}-\d{2}-\d{2})+\+custom\.3\.[0-9a-f]+$/);
   });
 
   it("resolves every North American ITU issuer to a country", () => {

@@ -48,6 +48,7 @@ export class IccidDecoder {
   readonly #index: PrefixIndex<IssuerAnswer>;
   readonly #numberingCountries: PrefixIndex<NumberingCountry>;
   readonly #usMcc: UsMccReadings;
+  readonly #sharedCodeWarnings = new Map<string, LookupWarning>();
 
   constructor(customPrefixes: readonly CustomPrefix[] = [], registry: Registry = defaultRegistry()) {
     this.#codes = callingCodeTable();
@@ -79,6 +80,9 @@ export class IccidDecoder {
       if (weighed.warning) warnings = [...warnings, weighed.warning];
     }
     const code = answer?.callingCode ?? this.#codes.ofIccid(iccid);
+    const country = answer?.country ?? this.#numberingCountry(iccid, code);
+    const shared = country === null ? this.#sharedCodeWarning(code) : null;
+    if (shared) warnings = [...warnings, shared];
     return {
       ok: true,
       result: {
@@ -90,7 +94,7 @@ export class IccidDecoder {
         check_digit: parsed.check_digit,
         mii: parsed.mii,
         calling_code: code,
-        country: answer?.country ?? this.#numberingCountry(iccid, code),
+        country,
         issuer: answer ? answer.issuer : null,
         home_network: answer ? answer.homeNetwork : null,
         account_number: answer ? iccid.slice(answer.prefix.length, -1) : null,
@@ -98,6 +102,25 @@ export class IccidDecoder {
         data_version: this.dataVersion,
       },
     };
+  }
+
+  /**
+   * The warning for a country left open by a calling code several countries share (1, 7, 44, 599 …): the
+   * answer is then not an unknown code's. A code of no country (882, 883 …) leaves nothing open. One frozen
+   * warning per code, shared by the answers.
+   */
+  #sharedCodeWarning(code: string | null): LookupWarning | null {
+    const countries = code === null ? [] : this.#codes.countries(code);
+    if (code === null || countries.length < 2) return null;
+    let warning = this.#sharedCodeWarnings.get(code);
+    if (!warning) {
+      warning = Object.freeze({
+        code: "shared_calling_code" as const,
+        message: `calling code ${code} is shared by ${countries.join(", ")} and nothing else in the number says which country`,
+      });
+      this.#sharedCodeWarnings.set(code, warning);
+    }
+    return warning;
   }
 
   /** The country the digits' numbering names without an issuer: a national prefix (Russia's 89 7 01), else a calling code of one country. */

@@ -14,13 +14,14 @@ const net = (mcc: string, mnc: string, iso2: string, name: string, operational =
 });
 
 // A small network list with the cases the real one has: an MCC of two-digit MNCs, one of three-digit
-// MNCs whose MCC-MNC the list names in several countries, one numbered both ways, an international MCC.
+// MNCs whose MCC-MNC the list names in several countries (310-260 in PR, US and VI, as the real list does), one numbered both ways, an international MCC.
 const decoder = new ImsiDecoder(
   [
     net("262", "01", "DE", "Telekom"),
     net("262", "07", "DE", "O2"),
     net("310", "260", "PR", "T-Mobile"),
     net("310", "260", "US", "T-Mobile"),
+    net("310", "260", "VI", "T-Mobile"),
     net("310", "410", "US", "AT&T"),
     net("338", "05", "JM", "Digicel"),
     net("338", "180", "JM", "Cable & Wireless"),

@@ -1,5 +1,6 @@
 import { parseImsi, type Country, type ImsiAnswer, type ImsiErrorCode, type ImsiNetwork, type LookupResult } from "@iccid/core";
 import { countryObject } from "./country-names.js";
+import { mncLength, networkCountry, tableOf, type MccHome } from "./network-country.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { csvRecords, readDataFile, type CsvFile } from "./registry/csv.js";
 import type { Network } from "./registry/network-codes.js";
@@ -15,14 +16,15 @@ export type ImsiOutcome = { ok: true; answer: ImsiAnswer } | { ok: false; error:
 
 /** One MCC-MNC of the network list: the network it names, and its country. */
 interface NamedNetwork {
-  network: ImsiNetwork;
+  /** The network the code names; null for a code the list holds but names nobody for. */
+  network: ImsiNetwork | null;
   country: Country | null;
 }
 
 /** The networks of one MCC, by MNC, and what the list says about the MCC as a whole. */
 interface MccNetworks {
   byMnc: Map<string, NamedNetwork>;
-  /** The MNC length every network of the MCC has, or null when the list numbers them with both lengths. */
+  /** The MNC length the MCC's operating networks share, or null when the list numbers them with both lengths. */
   mncLength: 2 | 3 | null;
   /** The country most of the MCC's networks are in (310: US, beside PR, VI, GU …), or null on a tie or none. */
   country: Country | null;
@@ -46,8 +48,8 @@ function mostCommon(values: readonly string[]): string | null {
 }
 
 /**
- * The MCCs of the network list. Where the list names one MCC-MNC several times (310-260 in PR, US and
- * VI), the operating network names it, and its country is the MCC's own when one of the rows is in it.
+ * The MCCs of the network list. Where the list names one MCC-MNC several times, the operating network
+ * names it, and its country is the one its listings give (network-country.ts).
  */
 function mccNetworks(networks: readonly Network[]): Map<string, MccNetworks> {
   const rows = new Map<string, Map<string, Network[]>>();
@@ -55,19 +57,25 @@ function mccNetworks(networks: readonly Network[]): Map<string, MccNetworks> {
     const byMnc = rows.get(network.mcc) ?? rows.set(network.mcc, new Map()).get(network.mcc)!;
     (byMnc.get(network.mnc) ?? byMnc.set(network.mnc, []).get(network.mnc)!).push(network);
   }
-  const mccs = new Map<string, MccNetworks>();
+  const homes = new Map<string, MccHome>();
   for (const [mcc, byMnc] of rows) {
     const all = [...byMnc.values()].flat();
-    const home = mostCommon(all.map((network) => network.iso2));
-    const lengths = new Set(all.map((network) => network.mnc.length));
+    // Each code counts once per country it is listed in, however many tables list it there.
+    const countries = [...byMnc.values()].flatMap((same) => [...new Set(same.map((network) => network.iso2))]);
+    homes.set(mcc, { table: mostCommon(all.map(tableOf)), country: mostCommon(countries) });
+  }
+  const mccCountries = new Set([...homes.values()].flatMap((home) => (home.country === null ? [] : [home.country])));
+  const mccs = new Map<string, MccNetworks>();
+  for (const [mcc, byMnc] of rows) {
+    const home = homes.get(mcc)!;
     const named = new Map<string, NamedNetwork>();
     for (const [mnc, same] of byMnc) {
-      const network = same.find((n) => n.operational) ?? same[0]!;
-      const iso2 = same.some((n) => n.iso2 === home) ? home! : network.iso2;
-      named.set(mnc, { network: Object.freeze({ name: network.name, operator: network.operator }), country: countryOf(iso2) });
+      const network = same.find((n) => n.operational && n.name !== "") ?? same.find((n) => n.name !== "");
+      const answer = network ? Object.freeze({ name: network.name, operator: network.operator }) : null;
+      named.set(mnc, { network: answer, country: countryOf(networkCountry(same, home, mccCountries)) });
     }
-    const length = lengths.size === 1 ? [...lengths][0] : undefined;
-    mccs.set(mcc, { byMnc: named, mncLength: length === 2 || length === 3 ? length : null, country: home === null ? null : countryOf(home) });
+    const all = [...byMnc.values()].flat();
+    mccs.set(mcc, { byMnc: named, mncLength: mncLength(all), country: home.country === null ? null : countryOf(home.country) });
   }
   return mccs;
 }

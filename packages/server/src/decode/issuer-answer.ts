@@ -20,7 +20,7 @@ export interface IssuerAnswer extends Prefixed {
 /**
  * The answer for one registry entry. A number numbered 89 + MCC + MNC (Canada's 89302…) does not carry
  * its calling code in its digits: when the digits read as another country's code, the calling code is the
- * issuer's country's. Under an international code (one of no country: 800, 870, 881, 882, 883 …) the card
+ * issuer's country's. An ITU registration is under the code its digits carry (NOW, South Sudan's, under 249). Under an international code (one of no country: 800, 870, 881, 882, 883 …) the card
  * uses no country's numbering: the answer names no country, and the issuer's own country stays on the issuer.
  */
 export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): IssuerAnswer {
@@ -28,7 +28,8 @@ export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): Iss
   const digitsCode = codes.ofIccid(entry.prefix);
   const digitsCountries = digitsCode ? codes.countries(digitsCode) : [];
   const international = digitsCode !== null && digitsCountries.length === 0;
-  const ownCode = iso2 && !international && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;
+  const registered = entry.origin === "itu-e118";
+  const ownCode = iso2 && !international && !registered && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;
   const country = iso2 ? countryObject(iso2) : null;
   return {
     prefix: entry.prefix,

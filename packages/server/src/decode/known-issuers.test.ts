@@ -45,4 +45,12 @@ describe("issuers of the issue's examples", () => {
     expect(card("8901490").country?.iso2).not.toBe("CA");
     expect(card("8901490").issuer?.origin).not.toBe("itu-e118");
   });
+
+  it("has the issuers of the ITU list's repository that its npm package lacks", () => {
+    expect(card("893134").issuer).toMatchObject({ prefix: "893134", name: "CleverEnable B.V.", origin: "itu-e118" });
+    expect(card("894425").issuer).toMatchObject({ prefix: "894425", name: "Tango Networks UK Ltd", country: { iso2: "GB" } });
+    // pySim's test card.
+    const sysmocom = decoder.decode("8949440000001155314");
+    expect(sysmocom).toMatchObject({ ok: true, result: { valid: true, country: { iso2: "DE" }, issuer: { prefix: "894944", name: expect.stringMatching(/^Sysmocom/) } } });
+  });
 });

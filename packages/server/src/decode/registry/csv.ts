@@ -44,21 +44,36 @@ function nonBlankRecords(file: CsvFile): Array<{ fields: string[]; line: number 
 
 /**
  * The rows of a registry CSV as records, after checking that its header holds `columns` (extra columns are
- * allowed). A problem names the file, and the line where there is one.
+ * allowed; an `optional` column the header lacks reads as ""). A problem names the file, and the line where
+ * there is one.
  */
-export function csvRecords<C extends string>(file: CsvFile, columns: readonly C[]): Array<Record<C, string> & { line: number }> {
+export function csvRecords<C extends string>(
+  file: CsvFile,
+  columns: readonly C[],
+  optional: readonly C[] = [],
+): Array<Record<C, string> & { line: number }> {
   const rows = nonBlankRecords(file);
   const header = (rows[0]?.fields ?? []).map((h) => h.trim());
   const at = columns.map((column) => {
     const index = header.indexOf(column);
-    if (index < 0) throw new RegistryDataError(`${file.name}: the header has no column "${column}" (it has ${header.join(",")})`);
+    if (index < 0 && !optional.includes(column)) throw new RegistryDataError(`${file.name}: the header has no column "${column}" (it has ${header.join(",")})`);
     return index;
   });
   return rows.slice(1).map(({ fields, line }) => {
     const record = { line } as Record<C, string> & { line: number };
     columns.forEach((column, c) => {
-      (record as Record<string, string>)[column] = ownString((fields[at[c]!] ?? "").trim());
+      (record as Record<string, string>)[column] = at[c]! < 0 ? "" : ownString((fields[at[c]!] ?? "").trim());
     });
     return record;
   });
+}
+
+/** A data cell as RFC 4180 writes it: quoted, its quotes doubled, when it holds a comma, a quote or a line break. */
+function dataCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** A registry CSV file's text: the header, then one line per row, each line ended by a line feed. */
+export function csvText(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return [header, ...rows].map((row) => `${row.map(dataCell).join(",")}\n`).join("");
 }

@@ -106,7 +106,7 @@ describe("buildRegistry", () => {
   it("reads the US network code under MCC 310 first", () => {
     const registry = buildRegistry(dataDir({ "network-codes.csv": networks, "numbering.csv": numbering, "curated.csv": curatedHeader }));
     expect(registry.entries.filter((e) => e.prefix === "8901410")).toEqual([expect.objectContaining({ name: "AT&T", mcc: "310", mnc: "410", iso2: "US" })]);
-    expect(registry.edition).toMatch(/^registry\.\d+\.[0-9a-f]{10}$/);
+    expect(registry.edition).toMatch(/^registry\.\d+\.[0-9a-f]{10}(\.[a-z0-9]+-\d{4}-\d{2}-\d{2})+$/);
   });
 
   it("throws naming the prefix and both issuers when a conflict stays", () => {

@@ -50,6 +50,7 @@ export function readNumbering(file: CsvFile): NumberingRule[] {
 function byCountry(networks: Network[]): Map<string, Network[]> {
   const countries = new Map<string, Network[]>();
   for (const network of networks) {
+    if (network.name === "") continue; // an assigned code nobody is named for says nothing about an issuer
     const list = countries.get(network.iso2) ?? [];
     list.push(network);
     countries.set(network.iso2, list);

@@ -1,0 +1,44 @@
+import type { Network } from "./registry/network-codes.js";
+
+/** What an MCC's networks say about it: its own table (the listing most of its rows come from: US, AU/CC/CX) and country. */
+export interface MccHome {
+  table: string | null;
+  country: string | null;
+}
+
+/**
+ * The country a network of one MCC-MNC is in, from the tables that list it. The MCC's own table lists
+ * every code of the MCC; a territory with no MCC of its own lists its networks, numbered under another
+ * country's MCC, in a table of its own. So a network listed in the MCC's table and in exactly one other
+ * table, of one such territory, is the territory's (Jawwal 425-05: Israel's MCC, Palestine's network;
+ * Norfolk Telecom 505-10 beside Australia's AU/CC/CX table); listed in several others it stays the MCC's
+ * country's (T-Mobile 310-260 in PR, US and VI), and so does one listed by a country with an MCC of its
+ * own (Orange Luxembourg 270-99 in Belgium's table) or one the MCC's table covers (French Guiana beside
+ * the BL/GF/GP/MF/MQ table of 340). Operating listings count when there are any.
+ * Otherwise the MCC's country where a listing is in it, else the first listing's.
+ */
+export function networkCountry(same: readonly Network[], home: MccHome, mccCountries: ReadonlySet<string>): string {
+  const live = same.filter((network) => network.operational);
+  const rows = live.length > 0 ? live : same;
+  const tables = [...new Set(rows.map(tableOf))];
+  const others = tables.filter((table) => table !== home.table);
+  const territory = others.length === 1 && others.length < tables.length ? others[0]! : null;
+  const covered = territory !== null && home.table !== null && home.table.split("/").includes(territory);
+  if (territory !== null && /^[A-Z]{2}$/.test(territory) && !covered && !mccCountries.has(territory)) return territory;
+  return home.country !== null && rows.some((network) => network.iso2 === home.country) ? home.country : rows[0]!.iso2;
+}
+
+/** The table a network row comes from. */
+export const tableOf = (network: Network): string => network.listing ?? network.iso2;
+
+/**
+ * The MNC length of an MCC: the one length its operating networks share (all its networks where none
+ * operates), or null when they have both. A code no longer operating keeps its own length but does not
+ * make the MCC's numbering mixed (Votek Mobile's 250-811 beside Russia's two-digit networks).
+ */
+export function mncLength(networks: readonly Network[]): 2 | 3 | null {
+  const live = networks.filter((network) => network.operational);
+  const lengths = new Set((live.length > 0 ? live : networks).map((network) => network.mnc.length));
+  const length = lengths.size === 1 ? [...lengths][0] : undefined;
+  return length === 2 || length === 3 ? length : null;
+}
