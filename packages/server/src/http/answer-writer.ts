@@ -153,7 +153,7 @@ const KEY_DETAILS: Record<KeyRejection, string> = {
 const ROLL_DETAILS: Record<RollRefusal, string> = {
   revoked: "The API key was revoked; create a new one instead.",
   expired: "The API key has expired; create a new one instead.",
-  rolled_already: "The API key was rolled already; roll its successor instead.",
+  rolled_already: "The API key was rolled already; roll the key that replaced it instead.",
 };
 
 // Never the looked-up value itself: the client sent it and gains nothing from having it echoed.
