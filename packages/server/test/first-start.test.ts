@@ -35,8 +35,11 @@ describe("the first start", { timeout: 60_000 }, () => {
     expect(failed.status).toBe(1);
     expect(failed.stderr).toBe(`iccid-server: port ${busyPort} on 127.0.0.1 is in use by another process: stop it, or choose another with --port or ICCID_PORT\n`);
     expect(failed.stderr).not.toMatch(/password|API key/);
-    // The database was made and migrated, with no account in it.
+    // The database was made and migrated, with no account in it; each migration is logged, version by version.
     expect(accounts()).toEqual([]);
+    const steps = failed.stdout.trim().split("\n").map((line) => JSON.parse(line) as { msg: string; from_version?: number; to_version?: number }).filter((l) => l.msg === "schema migrated");
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps.map((l) => [l.from_version, l.to_version])).toEqual(steps.map((_, i) => [i, i + 1]));
 
     const server = await startServerProcess(db);
     const { email, key } = await ownerCredentials(server);
@@ -44,5 +47,7 @@ describe("the first start", { timeout: 60_000 }, () => {
     expect((await call(server.url, "POST", "/api/v1/iccid/lookup", { key, body: { iccid: "89441000000000000018" } })).status).toBe(200);
     expect(await stopServerProcess(server)).toBe(0);
     expect(accounts()).toHaveLength(1);
+    // A schema already up to date is not migrated again, and nothing says it was.
+    expect(server.stdout()).not.toMatch(/schema migrated/);
   });
 });

@@ -44,7 +44,14 @@ export function startCommand(): Command {
       if (redisAtStart && redisAtStart.answering && !redisAtStart.persistent) {
         logger.warn("redis keeps no append-only file: when it restarts, every account's rate-limit window starts afresh (appendonly yes keeps them)");
       }
-      const store = await openMigrated(command.optsWithGlobals(), { create: true, checkIntegrity: true });
+      const store = await openMigrated(command.optsWithGlobals(), {
+        create: true,
+        checkIntegrity: true,
+        // One line per migration applied, after they all committed (they are one transaction).
+        onMigrated: ({ from, to }) => {
+          for (let version = from; version < to; version++) logger.info({ from_version: version, to_version: version + 1 }, "schema migrated");
+        },
+      });
       const redis = settings.redis && connectRedis(settings.redis);
       redis?.on("error", (error: Error & { code?: string }) => logger.debug({ err: { code: error.code, message: error.message } }, "redis error"));
       const redisHealth = redis && new RedisHealth(redis, logger, settings.redis!.cluster);
