@@ -40,6 +40,7 @@ describe("the CLI under server faults", () => {
     const output = join(dir, "out.csv");
     writeFileSync(input, ["row,iccid", ...Array.from({ length: rows }, (_, i) => `${i},${i % 997 === 0 ? "12AB" : nthIccid(i)}`)].join("\n") + "\n");
     const db = join(dir, "resume.db");
+    serverCommand(db, ["migrate"]); // plan set changes a database; it does not make one
     serverCommand(db, ["plan", "set", "standard", "--rate-limit", "100000", "--window", "60", "--monthly-lookups", "10000000"]);
     let server = await startServerProcess(db);
     const { key } = await ownerCredentials(server);

@@ -31,6 +31,7 @@ const headers = (key: string, idempotencyKey: string) => ({ authorization: `Bear
 
 describe("SQLite growth from Idempotency-Key requests", () => {
   it("grows by at most 150 bytes a single lookup, and by nearly nothing for batches that charged nothing", async () => {
+    serverCommand(db, ["migrate"]); // plan set changes a database; it does not make one
     serverCommand(db, ["plan", "set", "standard", "--rate-limit", "1000000", "--window", "60", "--monthly-lookups", "100000000"]);
     // The first start bootstraps the owner and its key, and the key's first use is written: not counted.
     const { key } = await growth(async (url, apiKey) => {

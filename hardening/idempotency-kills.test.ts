@@ -17,6 +17,7 @@ afterAll(() => {
 describe("Idempotency-Key across SIGKILLs on SQLite", () => {
   it("replays every charged request uncharged, and runs every other one again", async () => {
     const db = join(dir, "kills.db");
+    serverCommand(db, ["migrate"]); // plan set changes a database; it does not make one
     serverCommand(db, ["plan", "set", "standard", "--rate-limit", "100000", "--window", "60", "--monthly-lookups", "1000000"]);
     console.log(await killUnderKeyedLoad(() => startServerProcess(db), 3, SEED));
   });

@@ -12,4 +12,14 @@ const server = spawn(process.execPath, [join(ROOT, "packages/server/dist/bin.js"
   env: childEnv(),
   stdio: "inherit",
 });
+// npm answers a SIGTERM by ending itself and the shell it ran this script in, which does not pass the signal
+// on: once this process is orphaned so (its parent gone), the server is stopped as that SIGTERM would have
+// stopped it, and this process ends with it (relay's exit code).
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  server.kill("SIGTERM");
+}, 250);
+server.on("exit", () => clearInterval(orphaned));
 process.exitCode = await relay(server);

@@ -20,6 +20,8 @@ async function operator(build, db, args, input) {
 
 /** The database `db` (a SQLite file or a PostgreSQL URL; made and migrated if new) with the bench's limits on its default plan. */
 export async function prepareDatabase(build, db) {
+  // plan set changes a database and makes none: migrate makes it.
+  await operator(build, db, ["migrate"]);
   await operator(build, db, ["plan", "set", "standard", ...LIMITS]);
 }
 

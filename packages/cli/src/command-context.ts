@@ -1,7 +1,7 @@
 import type { IccidClient } from "@iccid/sdk";
 import type { Config } from "./config-schema.js";
 import { readConfig } from "./config.js";
-import { resolveApiKey, resolveBaseUrl, resolveTimeoutMs, type GlobalOptions } from "./credentials.js";
+import { findApiKey, resolveApiKey, resolveBaseUrl, resolveTimeoutMs, type GlobalOptions, type Resolved } from "./credentials.js";
 import type { ExitCode } from "./exit-codes.js";
 import { terminalColumns } from "./output/table.js";
 import { reflowHelp } from "./output/wrap.js";
@@ -68,6 +68,16 @@ export class CommandContext {
     const apiKey = resolveApiKey(this.globals(), this.term.env, config).value;
     const { IccidClient } = await loadSdk();
     return this.track(new IccidClient({ apiKey, baseUrl: await this.baseUrl(), ...this.clientOptions() }));
+  }
+
+  /** The API key given (flag, variable, config), undefined when none is; not checked. */
+  async apiKey(): Promise<Resolved | undefined> {
+    return findApiKey(this.globals(), this.term.env, await this.config());
+  }
+
+  /** Whether a web session is stored for this base URL (`iccid login`). */
+  async signedIn(): Promise<boolean> {
+    return (await this.config()).session?.base_url === (await this.baseUrl());
   }
 
   /** A client carrying the stored web session, which is only ever sent back to the server that issued it. */

@@ -46,12 +46,18 @@ export function resolveBaseUrl(options: GlobalOptions, env: NodeJS.ProcessEnv, c
  * API key: `--api-key` > `ICCID_API_KEY` > config. A missing or mistyped key fails here, offline, with
  * the same exit code the server's 401 would give, and without spending a request.
  */
-export function resolveApiKey(options: GlobalOptions, env: NodeJS.ProcessEnv, config: Config): Resolved {
-  const found: Resolved | undefined =
+/** The API key given, and where: --api-key, then ICCID_API_KEY, then the config file; undefined when none is. */
+export function findApiKey(options: GlobalOptions, env: NodeJS.ProcessEnv, config: Config): Resolved | undefined {
+  return (
     (options.apiKey && { value: options.apiKey, source: "--api-key" }) ||
     (env.ICCID_API_KEY && { value: env.ICCID_API_KEY, source: "ICCID_API_KEY" }) ||
     (config.api_key && { value: config.api_key, source: "the config file (api_key)" }) ||
-    undefined;
+    undefined
+  );
+}
+
+export function resolveApiKey(options: GlobalOptions, env: NodeJS.ProcessEnv, config: Config): Resolved {
+  const found = findApiKey(options, env, config);
   if (!found) {
     throw new CredentialsError(
       "no API key: pass --api-key, set ICCID_API_KEY, or run `iccid config set api_key <key>` (or `iccid login` then `iccid keys create --save`)",

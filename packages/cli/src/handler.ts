@@ -9,13 +9,14 @@ export interface Failure {
 }
 
 // What to do next, per problem code: the server's detail says what went wrong, this says how to fix it.
+// None for key_not_rollable: its detail already says what to do for each reason (roll the key that
+// replaced it, or create a new one), and a general hint beside it read as a second, other answer.
 const HINTS: Record<string, string> = {
   missing_api_key: "pass --api-key, set ICCID_API_KEY or run `iccid config set api_key <key>`",
   invalid_api_key: "check --api-key, ICCID_API_KEY or `iccid config get api_key`",
   revoked_api_key: "create a new one with `iccid keys create --save`",
   expired_api_key: "create a new one with `iccid keys create --save`, or roll a working one with `iccid keys roll`",
   insufficient_scope: "use a key with that scope, or create one with `iccid keys create --scope …`",
-  key_not_rollable: "only a working key can be rolled: create a new one with `iccid keys create`",
   not_authenticated: "run `iccid login` first",
   invalid_credentials: "check the email and password",
   no_active_subscription: "lookups resume once the server's operator makes the subscription active again",

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { CommandContext } from "./command-context.js";
 import { auditCommand } from "./commands/audit.js";
 import { batchCommand } from "./commands/batch.js";
+import { completionCommand } from "./commands/completion.js";
 import { configCommand } from "./commands/config.js";
 import { eidCommand } from "./commands/eid.js";
 import { keysCommand } from "./commands/keys.js";
@@ -9,6 +10,7 @@ import { loginCommand, logoutCommand } from "./commands/login.js";
 import { lookupCommand } from "./commands/lookup.js";
 import { usageCommand } from "./commands/usage.js";
 import { validateCommand } from "./commands/validate.js";
+import { whoamiCommand } from "./commands/whoami.js";
 import type { GlobalOptions } from "./credentials.js";
 import { ExitCode } from "./exit-codes.js";
 import { describeFailure } from "./handler.js";
@@ -70,6 +72,8 @@ export function buildProgram(ctx: CommandContext, args: readonly string[]): Comm
     keysCommand(ctx),
     auditCommand(ctx),
     configCommand(ctx),
+    whoamiCommand(ctx),
+    completionCommand(ctx),
   ]) {
     program.addCommand(command);
   }

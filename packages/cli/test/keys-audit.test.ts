@@ -53,7 +53,8 @@ describe("iccid keys create --scope --expires, keys roll --grace, audit", () => 
 
     const again = await iccid(["keys", "roll", record.id], { env });
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/key_not_rollable: .*rolled already/);
+    // One sentence: what went wrong and what to do, no second hint that contradicts it.
+    expect(again.stderr).toMatch(/^iccid: error: key_not_rollable: The API key was rolled already; roll the key that replaced it instead \(request id req_\S+\)\n$/);
 
     const trail = await iccid(["audit", "--json"], { env });
     expect(trail.code, trail.stderr).toBe(0);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { luhnCheckDigit } from "@iccid/core";
 import { startTestServer, type TestServer } from "@iccid/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { iccidReadSlowly, serverEnv, tempDir } from "./harness.js";
+import { iccid, iccidIntoHead, iccidReadSlowly, serverEnv, tempDir } from "./harness.js";
 
 // Data on stdout is the CLI's contract: a pipe read slowly still gets every byte, whatever the command.
 let server: TestServer;
@@ -67,5 +67,19 @@ describe("a slow reader of stdout gets the whole answer", () => {
     expect(run.code).toBe(0);
     expect(lines(run.stdout)).toHaveLength(N + 1);
     expect(lines(run.stdout).at(-1)!.startsWith(`${iccids.at(-1)},`)).toBe(true);
+  });
+});
+
+describe("a reader that stops early (| head)", () => {
+  it("batch: a clean exit (0) though the rows it took include malformed ones; read whole, those rows make it 3", async () => {
+    const file = join(tempDir(), "mixed.csv");
+    // Malformed rows among the first ones, and enough rows after them that the pipe is closed mid-run.
+    writeFileSync(file, "iccid\n" + ["12AB", iccids[0], "8944"].join("\n") + "\n" + stdin);
+    const head = await iccidIntoHead(["batch", file, "-q"], 3, { env });
+    expect(head.stdout.split("\n").slice(0, 3).map((line) => line.split(",")[0])).toEqual(["iccid", "12AB", iccids[0]]);
+    expect(head.stderr).toContain("Stopped: the output was closed");
+    expect(head.code).toBe(0);
+    const whole = await iccid(["batch", file, "-q"], { env });
+    expect(whole.code).toBe(3);
   });
 });

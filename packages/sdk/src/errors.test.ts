@@ -118,3 +118,26 @@ describe("type guards", () => {
     expect(error.stack?.startsWith("QuotaExceededError: ")).toBe(true);
   });
 });
+
+describe("status and requestId", () => {
+  it("are on every error, as the README promises: the answer's when there was one, else undefined", () => {
+    const answered = errorFromResponse(429, { "x-request-id": "req_abc" }, JSON.stringify({ code: "rate_limited", detail: "slow down" }));
+    const invalid = new errors.ResponseValidationError({ what: "lookup", status: 200, requestId: "req_def", issues: [], body: {} });
+    const unanswered: errors.IccidError[] = [
+      new errors.APIConnectionError("could not reach 127.0.0.1:1", { host: "127.0.0.1:1", errno: "ECONNREFUSED" }),
+      new errors.APIUserAbortError("stop"),
+      new errors.APITimeoutError({ host: "h", scope: "attempt", timeoutMs: 5, attempts: 1 }),
+    ];
+    // Read through the base class: a `catch (e: IccidError)` needs no narrowing for them.
+    const read = (e: errors.IccidError) => ({ status: e.status, requestId: e.requestId });
+    expect(read(answered)).toEqual({ status: 429, requestId: "req_abc" });
+    expect(read(invalid)).toEqual({ status: 200, requestId: "req_def" });
+    expect(read(new errors.ApiKeyError("missing_api_key", "no key"))).toEqual({ status: 401, requestId: undefined });
+    for (const e of unanswered) {
+      expect(e).toBeInstanceOf(errors.IccidError);
+      expect(Object.keys(e)).toEqual(expect.arrayContaining(["status", "requestId"]));
+      expect(read(e)).toEqual({ status: undefined, requestId: undefined });
+    }
+    expect(new errors.APIUserAbortError("stop").cause).toBe("stop");
+  });
+});

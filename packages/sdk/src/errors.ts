@@ -7,11 +7,24 @@ import type { RateLimitInfo } from "./rate-limit-fields.js";
 
 export type ResponseHeaders = Record<string, string>;
 
-/** Base of everything the SDK throws on purpose. */
+/**
+ * Base of everything the SDK throws on purpose. Every error has `status` and `requestId`: the HTTP status
+ * and `X-Request-Id` of the answer it is about, both undefined when there was no answer (a connection
+ * error, a timeout, an abort, a key refused before sending).
+ */
 export class IccidError extends Error {
   static {
     this.prototype.name = "IccidError";
     Object.defineProperty(this.prototype, BRAND, { value: true });
+  }
+  readonly status: number | undefined;
+  /** `X-Request-Id` of the answer: quote it to support. */
+  readonly requestId: string | undefined;
+
+  constructor(message: string, options: ErrorOptions & { status?: number | undefined; requestId?: string | undefined } = {}) {
+    super(message, "cause" in options ? { cause: options.cause } : undefined);
+    this.status = options.status;
+    this.requestId = options.requestId;
   }
 }
 
@@ -30,13 +43,11 @@ export class APIError extends IccidError {
   static {
     this.prototype.name = "APIError";
   }
-  readonly status: number;
+  declare readonly status: number;
   /** The problem `code` (`invalid_api_key`, `rate_limited`, …); undefined when the body was not a problem. */
   readonly code: string | undefined;
   readonly title: string | undefined;
   readonly detail: string | undefined;
-  /** `X-Request-Id` of the response: quote it to support. */
-  readonly requestId: string | undefined;
   readonly headers: ResponseHeaders;
   /** The parsed JSON body, or the raw text when it was not JSON. */
   readonly body: unknown;
@@ -44,12 +55,10 @@ export class APIError extends IccidError {
   constructor(init: APIErrorInit) {
     const what = init.code ? `${init.status} ${init.code}` : `${init.status}`;
     const because = init.detail ?? init.title ?? "the server answered with an error";
-    super(`${what}: ${because}${init.requestId ? ` (request ${init.requestId})` : ""}`);
-    this.status = init.status;
+    super(`${what}: ${because}${init.requestId ? ` (request ${init.requestId})` : ""}`, { status: init.status, requestId: init.requestId });
     this.code = init.code;
     this.title = init.title;
     this.detail = init.detail;
-    this.requestId = init.requestId;
     this.headers = init.headers ?? {};
     this.body = init.body;
   }
@@ -277,16 +286,13 @@ export class ResponseValidationError extends IccidError {
   static {
     this.prototype.name = "ResponseValidationError";
   }
-  readonly status: number;
-  readonly requestId: string | undefined;
+  declare readonly status: number;
   readonly issues: ValidationIssue[];
   readonly body: unknown;
   constructor(init: { what: string; status: number; requestId?: string | undefined; issues: ValidationIssue[]; body: unknown }) {
     const shown = init.issues.slice(0, 3).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
     const more = init.issues.length > 3 ? ` (and ${init.issues.length - 3} more)` : "";
-    super(`${init.what} did not match the API contract: ${shown.join("; ")}${more}`);
-    this.status = init.status;
-    this.requestId = init.requestId;
+    super(`${init.what} did not match the API contract: ${shown.join("; ")}${more}`, { status: init.status, requestId: init.requestId });
     this.issues = init.issues;
     this.body = init.body;
   }

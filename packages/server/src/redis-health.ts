@@ -15,10 +15,14 @@ const CLUSTER_ANSWER = /^(MOVED|ASK|CROSSSLOT|CLUSTERDOWN)\b/;
  * command is run or the client connects anew. While it does not answer,
  * they answer from this instance's memory and readiness says so. The change each way is logged once, not
  * every reconnect attempt or command; a Redis that answers from the start is not mentioned (the server's
- * "listening" line names it), one that does not is logged as an outage, from its first failure.
+ * "listening" line names it), one that does not is logged as an outage, from its first failure. "Shared
+ * again" is said only of a recovery: a Redis that answers for the first time after an outage since the
+ * start never shared the limits before.
  */
 export class RedisHealth {
   #logged = false;
+  /** Redis answered once since the start: the limits were shared, and an outage's end shares them again. */
+  #sharedBefore = false;
   #failing = false;
   /** A cluster's answer to a client that took it for one Redis: it lasts until the client connects anew. */
   #misrouted = false;
@@ -30,6 +34,7 @@ export class RedisHealth {
     private readonly logger?: Logger,
     private readonly cluster = false,
   ) {
+    this.#sharedBefore = redis.status === "ready";
     redis.on("error", (error: Error) => (this.#lastError = error.message));
     // "reconnecting", not "close": a connection closed on purpose (quit at shutdown) is not a fault.
     redis.on("reconnecting", () => this.#down(this.#lastError ?? "connection closed"));
@@ -85,7 +90,8 @@ export class RedisHealth {
   }
 
   #up(): void {
-    if (this.#logged) this.logger?.info("redis answering: rate limits are shared again");
+    if (this.#logged) this.logger?.info(this.#sharedBefore ? "redis answering: rate limits are shared again" : "redis answering: rate limits are shared from now on");
     this.#logged = false;
+    this.#sharedBefore = true;
   }
 }

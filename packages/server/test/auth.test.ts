@@ -15,8 +15,9 @@ const lookup = (headers: Record<string, string>) =>
 describe("Bearer API keys", () => {
   it.each([
     ["no Authorization header", {}],
-    ["another scheme", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["another scheme", { authorization: "Digest username=\"iccid\"" }],
     ["an empty Bearer", { authorization: "Bearer " }],
+    ["HTTP Basic with an empty user", { authorization: `Basic ${Buffer.from(":").toString("base64")}` }],
   ])("401 missing_api_key with %s", async (_label, headers) => {
     const r = await lookup(headers);
     expect(r.status).toBe(401);
@@ -33,6 +34,18 @@ describe("Bearer API keys", () => {
     expect(r.status).toBe(401);
     expect(r.body.code).toBe("invalid_api_key");
     expect(r.headers["www-authenticate"]).toMatch(/^Bearer.*invalid_token/);
+  });
+
+  it("HTTP Basic with the key as the user and an empty password (curl -u KEY:) is the key, as a Bearer one is", async () => {
+    const user = await server.createAccount();
+    const basic = (pair: string) => ({ authorization: `Basic ${Buffer.from(pair).toString("base64")}` });
+    const r = await lookup(basic(`${user.apiKey}:`));
+    expect(r.status).toBe(200);
+    expect(r.body.issuer.name).toBe("Vodafone plc");
+    expect(r.headers["ratelimit-policy"]).toBe('"default";q=600;w=60');
+    // The user name alone is the key; an unknown one is refused as a Bearer one would be.
+    expect((await lookup(basic(formatApiKey("c".repeat(22)) + ":"))).body.code).toBe("invalid_api_key");
+    expect((await lookup(basic("not-a-key:"))).body.code).toBe("invalid_api_key");
   });
 
   it("403 no_active_subscription when the subscription is not active, with RateLimit fields", async () => {

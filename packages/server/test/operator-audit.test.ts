@@ -21,6 +21,7 @@ beforeAll(async () => {
   } else {
     db = join(dir, "iccid.db");
   }
+  expect(spawnSync(process.execPath, [SERVER_BIN, "migrate", "--db", db]).status).toBe(0);
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,11 +34,20 @@ afterAll(() => {
 });
 
 describe("operator commands", () => {
-  it("read no database where there is none, and make none: only the commands that start one do", () => {
-    const missing = `iccid-server: no database at ${db}: check --db or ICCID_DB (\`iccid-server start\` makes a new one)\n`;
-    for (const args of [["plan", "list"], ["account", "list"], ["audit"], ["export"], ["issuers", "list"], ["key", "create", "--email", "ops@example.com"]]) {
+  // Some fifteen runs of the binary, a few seconds each on a busy 2-core machine.
+  it("read or change no database where there is none, and make none: only migrate, start and import do", { timeout: 180_000 }, () => {
+    const missing = `iccid-server: no database at ${db}: check --db or ICCID_DB (\`iccid-server migrate\` or \`start\` makes a new one)\n`;
+    const prefixes = join(tmpdir(), `iccid-ops-prefixes-${process.pid}.csv`);
+    writeFileSync(prefixes, "prefix,name\n8944999,Ops Telecom\n");
+    const changes = [["plan", "set", "pro", "--rate-limit", "1200", "--window", "60", "--monthly-lookups", "1000000"], ["account", "create", "--email", "ops@example.com"], ["issuers", "import", prefixes]];
+    for (const args of [["plan", "list"], ["account", "list"], ["audit"], ["export"], ["issuers", "list"], ["key", "create", "--email", "ops@example.com"], ...changes]) {
       expect(run(args)).toEqual({ status: 1, stdout: "", stderr: missing });
     }
+    rmSync(prefixes);
+    // In another folder, without --db: the default ./data/iccid.db is named as the full path looked at.
+    const { ICCID_DB: _unset, ...withoutDb } = process.env;
+    const elsewhere = spawnSync(process.execPath, [SERVER_BIN, ...changes[0]!], { cwd: dir, encoding: "utf8", env: withoutDb });
+    expect(elsewhere).toMatchObject({ status: 1, stderr: `iccid-server: no database at ${join(dir, "data", "iccid.db")}: check --db or ICCID_DB (\`iccid-server migrate\` or \`start\` makes a new one)\n` });
     // A mistyped folder is the same mistake, and no folder is made for it.
     expect(run(["account", "list", "--db", join(dir, "dat", "iccid.db")]).status).toBe(1);
     // An import whose file cannot be read says why in words, before it makes a database.
@@ -46,8 +55,12 @@ describe("operator commands", () => {
     expect(run(["import", dir]).stderr).toBe(`iccid-server: cannot read ${dir}: is a folder\n`);
     expect(readdirSync(dir)).toEqual([]);
 
-    expect(run(["migrate"])).toEqual({ status: 0, stdout: "", stderr: "database is up to date\n" });
+    const made = run(["migrate"]);
+    expect(made).toMatchObject({ status: 0, stdout: "" });
+    // Each migration is named, from which schema version to which (a new file starts at 0).
+    expect(made.stderr).toMatch(new RegExp(`^migrated the database at ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} from schema version 0 to \\d+\n$`));
     expect(existsSync(db)).toBe(true);
+    expect(run(["migrate"])).toEqual({ status: 0, stdout: "", stderr: `the database at ${db} is up to date\n` });
   });
 
   it("list plans, starting with the documented default", () => {

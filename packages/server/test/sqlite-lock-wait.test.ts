@@ -20,6 +20,7 @@ let key: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "iccid-lock-wait-"));
   db = join(dir, "iccid.db");
+  serverCommand(db, ["migrate"]); // plan set changes a database; it does not make one
   serverCommand(db, ["plan", "set", "standard", "--rate-limit", "1000000", "--window", "60", "--monthly-lookups", "100000000"]);
   server = await startServerProcess(db, { args: ["--query-timeout", String(TIMEOUT_S)] });
   key = (await ownerCredentials(server)).key;

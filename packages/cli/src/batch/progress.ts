@@ -1,6 +1,7 @@
 import type { Ora } from "ora";
 import { counted, formatCount } from "@iccid/core/grammar";
 import type { Terminal } from "../terminal.js";
+import { rowsPerSecond } from "./pace.js";
 
 export interface Progress {
   /**
@@ -30,8 +31,7 @@ function clock(seconds: number): string {
  * pace of the `rows` this run wrote, never counting the rows an earlier run did (`--resume`).
  */
 export function progressText(rows: number, elapsedMs: number, fraction: number | undefined, done = rows): string {
-  const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0;
-  const parts = [counted(rows, "row"), `${formatCount(Math.round(rate))} rows/s`];
+  const parts = [counted(rows, "row"), `${formatCount(rowsPerSecond(rows, elapsedMs))} rows/s`];
   if (fraction !== undefined && fraction > 0) {
     parts.push(`${Math.min(100, Math.floor(fraction * 100))}%`);
     const left = (done * (1 - fraction)) / fraction;
@@ -43,10 +43,9 @@ export function progressText(rows: number, elapsedMs: number, fraction: number |
 /**
  * A spinner with rows, rate and ETA on a TTY; on a pipe or a log file, one plain line per 10% of the
  * input (or per 100,000 rows when the size is unknown), since a redrawn line would fill a log with noise.
+ * `started` is the run's start, which the summary's time counts from too.
  */
-export async function startProgress(term: Terminal, label = "batch"): Promise<Progress> {
-  const started = Date.now();
-
+export async function startProgress(term: Terminal, started: number, label = "batch"): Promise<Progress> {
   // A pseudo-terminal without a size (columns 0) makes a redrawn line impossible to erase: use plain lines.
   if (term.stderrIsTTY && (term.stderr.columns ?? 0) > 0) {
     const { default: ora } = await import("ora"); // only a TTY run needs the spinner

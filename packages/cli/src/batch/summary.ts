@@ -2,12 +2,13 @@ import { formatCount } from "@iccid/core/grammar";
 import { palette } from "../output/colour.js";
 import { renderPairs, renderTable } from "../output/table.js";
 import type { Terminal } from "../terminal.js";
+import { rowsPerSecond } from "./pace.js";
 import type { BatchTally } from "./pipeline.js";
 
 /** The end-of-run report on stderr: a boxed table on a TTY, aligned plain lines otherwise. */
 export function renderSummary(term: Terminal, tally: BatchTally, elapsedMs: number, headline: string): string {
   const seconds = elapsedMs / 1000;
-  const rate = seconds > 0 ? Math.round(tally.rows / seconds) : tally.rows;
+  const rate = rowsPerSecond(tally.rows, elapsedMs);
   const pairs: [string, string][] = [
     ["rows", formatCount(tally.rows)],
     ["valid", formatCount(tally.valid)],

@@ -1,6 +1,8 @@
 import { GRANULARITIES, type Granularity } from "@iccid/core/grammar";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import type { CommandContext } from "../command-context.js";
+import { dateArgument } from "../date-argument.js";
+import { withSession } from "../with-session.js";
 import { UsageError } from "../errors.js";
 import { palette } from "../output/colour.js";
 import { terminalColumns } from "../output/table.js";
@@ -16,15 +18,6 @@ Examples:
   $ iccid usage --json | jq .quota.remaining
 `;
 
-const DATE_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-function dateArgument(value: string): string {
-  if (!DATE_OR_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError("must be a date (2026-11-01) or an RFC 3339 timestamp (2026-11-01T00:00:00Z)");
-  }
-  return value;
-}
-
 interface UsageOptions {
   from?: string;
   to?: string;
@@ -35,7 +28,7 @@ interface UsageOptions {
 
 export function usageCommand(ctx: CommandContext): Command {
   return new Command("usage")
-    .description("show quota, rate limit and lookups over time for your API key's account")
+    .description("show quota, rate limit and lookups over time for your API key's account (signed in without a key: your account's)")
     .option("--from <date>", "start, inclusive (default: start of the current period)", dateArgument)
     .option("--to <date>", "end, exclusive (default: end of the current period)", dateArgument)
     .addOption(new Option("--granularity <unit>", "bucket size of the chart").choices(GRANULARITIES).default("day"))
@@ -46,13 +39,12 @@ export function usageCommand(ctx: CommandContext): Command {
       if (options.from && options.to && Date.parse(options.from) >= Date.parse(options.to)) {
         throw new UsageError(`--from ${options.from} must be before --to ${options.to}`);
       }
-      const client = await ctx.apiClient();
-      const usage = await client.usage.get({
-        from: options.from,
-        to: options.to,
-        granularity: options.granularity,
-        group_by: options.byKey ? "api_key" : undefined,
-      });
+      const params = { from: options.from, to: options.to, granularity: options.granularity, group_by: options.byKey ? ("api_key" as const) : undefined };
+      // The key's account when a key is given; else the signed-in account's, through the session.
+      const usage =
+        (await ctx.apiKey()) === undefined && (await ctx.signedIn())
+          ? await withSession(ctx, (client) => client.usage.forSession(params))
+          : await (await ctx.apiClient()).usage.get(params);
       const text = options.json
         ? JSON.stringify(usage, null, 2) + "\n"
         : renderUsage(usage, options.granularity, palette(ctx.term.stdoutColor), terminalColumns(ctx.term.stdout, ctx.term.env));

@@ -1,4 +1,4 @@
-import type { KeyScope, ProblemCode, SubscriptionStatus } from "@iccid/core";
+import { counted, formatCount, type KeyScope, type ProblemCode, type SubscriptionStatus } from "@iccid/core";
 import type { RateLimitState } from "./rate-limit-state.js";
 
 /**
@@ -139,7 +139,7 @@ export class QuotaExceeded extends Refusal {
     readonly resetsAt: number,
     readonly retryAfterSeconds: number,
   ) {
-    super(`This request needs ${needed} ${needed === 1 ? "lookup" : "lookups"} but ${remaining} of ${limit} remain this period.`);
+    super(`This request needs ${counted(needed, "lookup")} but ${formatCount(remaining)} of ${formatCount(limit)} remain this period.`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { formatCount } from "@iccid/core";
 import type { IncomingMessage } from "node:http";
 import type { Middleware, ParameterizedContext } from "koa";
 import type { Logger } from "pino";
@@ -153,7 +154,7 @@ const KEY_DETAILS: Record<KeyRejection, string> = {
 const ROLL_DETAILS: Record<RollRefusal, string> = {
   revoked: "The API key was revoked; create a new one instead.",
   expired: "The API key has expired; create a new one instead.",
-  rolled_already: "The API key was rolled already; roll its successor instead.",
+  rolled_already: "The API key was rolled already; roll the key that replaced it instead.",
 };
 
 // Never the looked-up value itself: the client sent it and gains nothing from having it echoed.
@@ -200,7 +201,7 @@ function refusalProblem(refusal: Refusal): HttpProblem {
     // The account's own budgets also show their RateLimit fields.
     const { budget, retryAfterSeconds, state } = refusal;
     const words = BUDGET_WORDS[budget];
-    const detail = state ? `Over ${state.limit} ${words} per ${state.windowSeconds} s.` : `Too many ${words}; try again later.`;
+    const detail = state ? `Over ${formatCount(state.limit)} ${words} per ${state.windowSeconds} s.` : `Too many ${words}; try again later.`;
     const headers = state && rateLimitFields(state, budget === "usage_reads" ? "usage" : "default");
     return new HttpProblem(refusal.code, detail, { retry_after: retryAfterSeconds, headers });
   }

@@ -16,12 +16,27 @@ import type { AppState } from "./state.js";
 // Bearer API key, the account page's session cookie, or either on the lookup routes), the CSRF rule of
 // the requests that ride on the cookie, and its JSON body; then the schema its handler reads it with.
 
+/**
+ * The API key a request presents in its Authorization header: `Bearer <key>`, or HTTP Basic with the key
+ * as the user name (`curl -u KEY:`), whose password is not read. Anything else, or no header, presents
+ * the key "" (missing_api_key).
+ */
+function presentedKey(authorization: string): string {
+  const bearer = BEARER.exec(authorization);
+  if (bearer) return bearer[1]!;
+  const basic = BASIC.exec(authorization);
+  if (!basic) return "";
+  const pair = Buffer.from(basic[1]!, "base64").toString("utf8");
+  const colon = pair.indexOf(":");
+  return colon === -1 ? pair : pair.slice(0, colon);
+}
+
+const BEARER = /^Bearer[ ]+(\S*)\s*$/i;
+const BASIC = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})\s*$/i;
+
 const SESSION_COOKIE = "iccid_session";
 
 const SAFE_FETCH_SITES = new Set(["same-origin", "none"]);
-
-/** The key of a Bearer credential; a request without one presents the key "". */
-const BEARER = /^Bearer[ ]+(\S*)\s*$/i;
 
 /**
  * Admits a known account's request: its subscription must be active, then it consumes a request of the
@@ -39,10 +54,10 @@ async function admitAccount(ctx: ParameterizedContext<AppState>, limiter: Accoun
   ctx.state.payer = payer;
 }
 
-/** The Bearer guard: key (known, working, with the route's scope), then admitAccount. */
+/** The key guard (a Bearer key, or HTTP Basic with the key as user): key (known, working, with the route's scope), then admitAccount. */
 export function bearer(apiKeys: ApiKeys, limiter: AccountRateLimiter, { consume, scope }: { consume: boolean; scope: KeyScope }): Middleware<AppState> {
   return async (ctx, next) => {
-    const payer = await apiKeys.authenticate(BEARER.exec(ctx.get("Authorization"))?.[1] ?? "", scope);
+    const payer = await apiKeys.authenticate(presentedKey(ctx.get("Authorization")), scope);
     await admitAccount(ctx, limiter, payer, consume);
     await next();
   };

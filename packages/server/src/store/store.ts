@@ -142,8 +142,14 @@ export interface AuditFilter {
 }
 
 /** Opening, closing and probing the store. */
+/** The schema versions a migrate found and left (equal when it applied nothing). */
+export interface SchemaVersions {
+  from: number;
+  to: number;
+}
+
 export interface StoreLifecycle {
-  migrate(): Promise<void>;
+  migrate(): Promise<SchemaVersions>;
   close(): Promise<void>;
   /** Cheap liveness probe. */
   ping(): Promise<void>;

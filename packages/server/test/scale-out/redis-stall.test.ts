@@ -131,7 +131,7 @@ describe("a hung Redis (stopped with SIGSTOP) under two instances", { timeout: 1
     } finally {
       redis.resume();
     }
-    await late.waitForOutput("stdout", /"msg":"redis answering: rate limits are shared again"/);
+    await late.waitForOutput("stdout", /"msg":"redis answering: rate limits are shared from now on"/);
     await eventually(async () => expect((await call(late.url, "GET", "/readyz")).body).toEqual({ status: "ok" }));
     expect(late.stdout().match(/"msg":"redis (not )?answering/g)).toEqual(["\"msg\":\"redis not answering", "\"msg\":\"redis answering"]);
   });

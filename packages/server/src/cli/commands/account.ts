@@ -21,7 +21,7 @@ export function accountCommand(): Command {
     .option("--plan <name>", "plan", DEFAULT_PLAN.name)
     .action(async (opts: { email: string; passwordStdin?: boolean; plan: string }, command: Command) => {
       const { password, generated } = chosenPassword(opts.passwordStdin);
-      const created = await withStore(command, (store) => new Accounts(store, systemClock).create({ email: opts.email, password, plan: opts.plan }, operatorOrigin()), { create: true });
+      const created = await withStore(command, (store) => new Accounts(store, systemClock).create({ email: opts.email, password, plan: opts.plan }, operatorOrigin()));
       process.stdout.write(`${created.id}\n`);
       if (generated) process.stderr.write(`generated password (shown once): ${password}\n`);
     });

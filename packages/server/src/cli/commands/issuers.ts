@@ -22,7 +22,7 @@ export function issuersCommand(): Command {
       await withStore(command, async (store) => {
         await (opts.replace ? store.replaceCustomPrefixes(prefixes) : store.upsertCustomPrefixes(prefixes));
         await recordServerWideChange(store, "prefixes.imported");
-      }, { create: true });
+      });
       process.stderr.write(`imported ${counted(prefixes.length, "prefix", "prefixes")}; ${APPLIES}\n`);
     });
   issuers

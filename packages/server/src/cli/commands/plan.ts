@@ -54,7 +54,7 @@ export function planCommand(): Command {
         // Every account on the plan has new limits: on the audit trail, server-wide; a set that changed nothing is not.
         if (!existing || LIMITS.some((limit) => existing[limit] !== next[limit])) await recordServerWideChange(store, "plans.set", name);
         return next;
-      }, { create: true });
+      });
       process.stderr.write(`plan ${describePlan(saved)}\n`);
     });
   plan

@@ -44,14 +44,19 @@ export function startCommand(): Command {
       if (redisAtStart && redisAtStart.answering && !redisAtStart.persistent) {
         logger.warn("redis keeps no append-only file: when it restarts, every account's rate-limit window starts afresh (appendonly yes keeps them)");
       }
-      const store = await openMigrated(command.optsWithGlobals(), { create: true, checkIntegrity: true });
+      const store = await openMigrated(command.optsWithGlobals(), {
+        create: true,
+        checkIntegrity: true,
+        // One line per migration applied, after they all committed (they are one transaction).
+        onMigrated: ({ from, to }) => {
+          for (let version = from; version < to; version++) logger.info({ from_version: version, to_version: version + 1 }, "schema migrated");
+        },
+      });
       const redis = settings.redis && connectRedis(settings.redis);
       redis?.on("error", (error: Error & { code?: string }) => logger.debug({ err: { code: error.code, message: error.message } }, "redis error"));
       const redisHealth = redis && new RedisHealth(redis, logger, settings.redis!.cluster);
       // Serving starts once Redis answers, or after a short wait without it (RedisHealth logs the outage).
       if (redis) await redisReady(redis);
-      const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
-      const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
       const decoder = await loadDecoder(store, {
         onError: (error) => logger.warn({ err: { message: (error as Error).message } }, "custom prefixes not rechecked"),
       });
@@ -73,7 +78,13 @@ export function startCommand(): Command {
         ...(metrics ? { metrics } : {}),
       });
       const scrape = metrics && (await serveMetrics(metrics, settings.host, settings.metricsPort!));
-      const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger });
+      const running = await listen(iccidApp, { host: settings.host, port: settings.port, store, logger }).catch((error: unknown) => {
+        throw portRefusal(error, settings.host, settings.port);
+      });
+      // The owner is made only once the server listens: a start that fails before (a busy port) leaves the
+      // database without accounts, so the next start makes the owner and prints the banner.
+      const plan = (await store.getPlan(DEFAULT_PLAN.name))!;
+      const owner = await bootstrapOwner(store, systemClock, plan, process.env.ICCID_OWNER_EMAIL ?? "owner@localhost");
       let stopping = false;
       const stop = (signal: string) => {
         // A Ctrl-C reaches the whole process group and `npm start` forwards it too: a second signal while
@@ -106,6 +117,14 @@ export function startCommand(): Command {
       // The CLI and the SDK look on the default address unless told: say how to point them here.
       if (running.url !== CLIENT_DEFAULT_URL) process.stderr.write(`For the iccid CLI and the SDK:  export ICCID_BASE_URL=${running.url}\n`);
     });
+}
+
+/** A port that cannot be listened on, in words that name it and the way out. */
+function portRefusal(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === "EADDRINUSE") return new Error(`port ${port} on ${host} is in use by another process: stop it, or choose another with --port or ICCID_PORT`);
+  if (code === "EACCES") return new Error(`port ${port} on ${host} needs privileges this process lacks: choose one above 1023 with --port or ICCID_PORT`);
+  return error;
 }
 
 /** Where the iccid CLI and the SDK look for a server when ICCID_BASE_URL is not set. */

@@ -2,7 +2,7 @@ import pg from "pg";
 import { DEFAULT_QUERY_TIMEOUT_MS, SchemaTooNew } from "../errors.js";
 import { GrantCache } from "../grant-cache.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
-import type { Charge, ChargeOutcome } from "../store.js";
+import type { Charge, ChargeOutcome, SchemaVersions } from "../store.js";
 import { GrantNotices } from "./grant-notices.js";
 import { GroupCommit } from "../group-commit/group-commit.js";
 import { PgGroupCommit } from "../group-commit/pg-group-commit.js";
@@ -158,10 +158,10 @@ export class PgDriver implements SqlDriver {
   }
 
   /** Every opener of the store starts with this: it also checks, once, that the pooler is as declared (pooler-checks.ts). */
-  async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {
+  async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<SchemaVersions> {
     // One transaction under an advisory lock (released with the transaction, so a transaction pooler
     // keeps it too): instances starting together apply each migration once.
-    await this.#bulk(async (tx) => {
+    const versions = await this.#bulk(async (tx): Promise<SchemaVersions> => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       await tx.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
       const { rows } = await tx.query<{ version: number }>("SELECT version FROM schema_version");
@@ -170,10 +170,12 @@ export class PgDriver implements SqlDriver {
       for (let i = version; i < migrations.length; i++) await tx.query(migrations[i]!("postgres"));
       if (!rows[0]) await tx.query("INSERT INTO schema_version (version) VALUES ($1)", [migrations.length]);
       else if (version < migrations.length) await tx.query("UPDATE schema_version SET version = $1", [migrations.length]);
+      return { from: version, to: migrations.length };
     });
     await checkPooler(this.#connection, this.#options).catch((error: unknown) => {
       throw error instanceof PoolerMisdeclared ? error : storeError(error);
     });
+    return versions;
   }
 
   charge(charge: Charge): Promise<ChargeOutcome> {

@@ -1,5 +1,5 @@
 import type { GrantCache } from "../grant-cache.js";
-import type { Charge, ChargeOutcome } from "../store.js";
+import type { Charge, ChargeOutcome, SchemaVersions } from "../store.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -36,8 +36,8 @@ export interface SqlDriver {
   readonly chargesStalled: boolean;
   /** The readiness probe's write: waits less for a lock than requests do. */
   probeWrite(statement: Statement): Promise<void>;
-  /** Applies the migrations not yet applied; refuses a schema newer than `migrations` knows. */
-  migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void>;
+  /** Applies the migrations not yet applied, in one transaction; refuses a schema newer than `migrations` knows. */
+  migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<SchemaVersions>;
   /**
    * Checks the quota and meters one answered request, with its proof when it has one, in one transaction
    * (a group commit's: group-commit/group-commit.ts).

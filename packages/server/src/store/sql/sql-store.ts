@@ -29,6 +29,7 @@ import type {
   Plan,
   RevokeOutcome,
   RollOutcome,
+  SchemaVersions,
   SessionRow,
   Store,
   Subscription,
@@ -67,7 +68,7 @@ export class SqlStore implements Store {
     return (this.#grantCache ??= this.driver.grantCache());
   }
 
-  migrate(): Promise<void> {
+  migrate(): Promise<SchemaVersions> {
     return this.driver.migrate(MIGRATIONS);
   }
 

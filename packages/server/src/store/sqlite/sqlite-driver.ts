@@ -4,7 +4,7 @@ import { DatabaseCorrupt, DatabaseFileGone, DEFAULT_QUERY_TIMEOUT_MS, SchemaTooN
 import { GrantCache } from "../grant-cache.js";
 import { chargeByGroups, GroupCommit } from "../group-commit/group-commit.js";
 import type { Dialect, SqlDriver, Statement, StatementResult } from "../sql/sql-driver.js";
-import type { Charge, ChargeOutcome, Proof } from "../store.js";
+import type { Charge, ChargeOutcome, Proof, SchemaVersions } from "../store.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../../domain/idempotency-window.js";
 import { FORGET_EXPIRED, PROVE, UNPROVE } from "../sql/idempotency-sql.js";
 import { whenNotBusy } from "./busy.js";
@@ -114,15 +114,16 @@ export class SqliteDriver implements SqlDriver {
     if (problems.length !== 1 || problems[0] !== "ok") throw new DatabaseCorrupt(this.path, problems[0] ?? "no answer");
   }
 
-  async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<void> {
+  async migrate(migrations: ReadonlyArray<(dialect: Dialect) => string>): Promise<SchemaVersions> {
     // One IMMEDIATE transaction: two processes starting at once cannot both apply a migration.
-    const apply = this.#db.transaction(() => {
+    const apply = this.#db.transaction((): SchemaVersions => {
       const version = this.#db.pragma("user_version", { simple: true }) as number;
       if (version > migrations.length) throw new SchemaTooNew(version, migrations.length);
       for (let i = version; i < migrations.length; i++) this.#db.exec(migrations[i]!("sqlite"));
       if (version < migrations.length) this.#db.pragma(`user_version = ${migrations.length}`);
+      return { from: version, to: migrations.length };
     });
-    await whenNotBusy(() => apply.immediate(), this.#lockWaitMs);
+    return whenNotBusy(() => apply.immediate(), this.#lockWaitMs);
   }
 
   charge(charge: Charge): Promise<ChargeOutcome> {
