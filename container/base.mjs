@@ -59,11 +59,13 @@ function imageExists(name) {
 
 /** The base image's name (`localhost/iccid-test-base:<key>`), made first unless one with the same inputs exists. */
 export async function ensureBase(log = (line) => process.stderr.write(`${line}\n`)) {
+  const asked = performance.now();
   const inputs = await baseInputs();
+  const readIn = `inputs read in ${((performance.now() - asked) / 1000).toFixed(1)} s`;
   const key = createHash("sha256").update(JSON.stringify(inputs)).digest("hex").slice(0, 16);
   const name = `${BASE_REPOSITORY}:${key}`;
   if (imageExists(name)) {
-    log(`container base: ${name} cached (${inputs.node.spec}, ${inputs.npm.spec}, ${SUITE})`);
+    log(`container base: ${name} cached (${inputs.node.spec}, ${inputs.npm.spec}, ${SUITE}; ${readIn})`);
     return name;
   }
   log(`container base: making ${name} (debootstrap ${SUITE}, ${inputs.node.spec}, ${inputs.npm.spec})`);
