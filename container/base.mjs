@@ -68,7 +68,7 @@ export async function ensureBase(log = (line) => process.stderr.write(`${line}\n
     log(`container base: ${name} cached (${inputs.node.spec}, ${inputs.npm.spec}, ${SUITE}; ${readIn})`);
     return name;
   }
-  log(`container base: making ${name} (debootstrap ${SUITE}, ${inputs.node.spec}, ${inputs.npm.spec})`);
+  log(`container base: making ${name} (debootstrap ${SUITE}, ${inputs.node.spec}, ${inputs.npm.spec}; ${readIn})`);
   mkdirSync(BUILDAH_CACHE, { recursive: true });
   const work = mkdtempSync(join(BUILDAH_CACHE, "base-"));
   try {

@@ -14,8 +14,8 @@ import { buildImage, Container, freePort, imageConfig } from "./run.js";
 const UID = 10001;
 const NUMBER = "8944500102198304826";
 
-function seconds(since: number): string {
-  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+function seconds(from: number, to = performance.now()): string {
+  return `${((to - from) / 1000).toFixed(1)} s`;
 }
 
 describe("the container image, built with buildah and run", () => {
@@ -31,7 +31,7 @@ describe("the container image, built with buildah and run", () => {
     const base = await ensureBase((line) => process.stderr.write(`${line}\n`));
     const built = performance.now();
     buildImage(base);
-    process.stderr.write(`container test: base ready in ${seconds(started)}, image built in ${seconds(built)}\n`);
+    process.stderr.write(`container test: base ready in ${seconds(started, built)}, image built in ${seconds(built)}\n`);
     mkdirSync(data);
     chownSync(data, UID, UID);
   });
