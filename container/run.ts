@@ -27,13 +27,14 @@ export function imageConfig(image = IMAGE): ImageConfig {
 
 /**
  * Builds the repository's Containerfile FROM `base` (the ARG), as CI does: chroot isolation, the Docker
- * format (OCI drops HEALTHCHECK), layers cached between runs (each keyed by its instruction and inputs).
+ * format (OCI drops HEALTHCHECK), layers cached between runs (each keyed by its instruction and inputs),
+ * no working container left behind by a failed step.
  * A CA bundle in NODE_EXTRA_CA_CERTS (a TLS-intercepting proxy) reaches the install as the secret "ca".
  */
 export function buildImage(base: string): void {
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   const secret = ca && existsSync(ca) ? ["--secret", `id=ca,src=${ca}`] : [];
-  const args = ["build", "--isolation", "chroot", "--layers", "--format", "docker", ...secret, "--build-arg", `NODE_IMAGE=${base}`, "-t", IMAGE, "-f", join(ROOT, "Containerfile"), ROOT];
+  const args = ["build", "--isolation", "chroot", "--layers", "--force-rm", "--format", "docker", ...secret, "--build-arg", `NODE_IMAGE=${base}`, "-t", IMAGE, "-f", join(ROOT, "Containerfile"), ROOT];
   // The build competes with colleagues' work on a small machine: it yields to them.
   const { status } = spawnSync("nice", ["-n", "10", BUILDAH, ...STORAGE, ...args], { stdio: ["ignore", "inherit", "inherit"] });
   if (status !== 0) throw new Error(`buildah build exited ${status} (its output is above)`);
