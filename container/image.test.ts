@@ -98,7 +98,7 @@ describe("the container image, built with buildah and run", () => {
     expect(down.output).toMatch(/readyz: ECONNREFUSED/);
   });
 
-  it("a second start on the same /data: no banner, the owner's key still answers", async () => {
+  it("a second start on the same /data: no banner, the owner's key still answers, iccid-server on PATH sees the account", async () => {
     expect(owner, "the first start gave the owner's key").toBeDefined();
     const port = await freePort();
     const server = container({ ICCID_PORT: String(port) }).start();
@@ -106,6 +106,10 @@ describe("the container image, built with buildah and run", () => {
     expect(server.output).not.toMatch(/First start/);
     const answer = await lookup(port, owner!.key);
     expect(answer.status).toBe(200);
+    // Operator commands in the running container, on its settings (ICCID_DB among them).
+    const accounts = await server.exec(["iccid-server", "account", "list"]);
+    expect(accounts.status, accounts.output).toBe(0);
+    expect(accounts.output).toContain("ops@example.com");
     expect(await server.stop()).toBe(0);
   });
 

@@ -70,12 +70,16 @@ export class Container {
     buildah(["config", "--volume", "/data-", this.name]);
   }
 
+  /** What every process of this container gets: the host folder as /data, and the variables given. */
+  private runOptions(): string[] {
+    return ["--volume", `${this.data}:/data`, ...Object.entries(this.env).flatMap(([name, value]) => ["--env", `${name}=${value}`])];
+  }
+
   /** Starts the image's own command; `args` replace its CMD, as `docker run IMAGE args` would. */
   start(args?: string[]): this {
     const config = imageConfig();
-    const env = Object.entries(this.env).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
     const command = [...config.Entrypoint, ...(args ?? config.Cmd)];
-    const child = spawn(BUILDAH, [...STORAGE, "run", "--isolation", "chroot", "--volume", `${this.data}:/data`, ...env, this.name, "--", ...command], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(BUILDAH, [...STORAGE, "run", "--isolation", "chroot", ...this.runOptions(), this.name, "--", ...command], { stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
@@ -83,10 +87,9 @@ export class Container {
     return this;
   }
 
-  /** `buildah run` in the same container, as `docker exec` would: its exit status and output. */
+  /** `buildah run` in the same container, as `docker exec` would: the same env and /data; its exit status and output. */
   async exec(command: string[]): Promise<{ status: number | null; output: string }> {
-    const env = Object.entries(this.env).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
-    const child = spawn(BUILDAH, [...STORAGE, "run", "--isolation", "chroot", ...env, this.name, "--", ...command], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(BUILDAH, [...STORAGE, "run", "--isolation", "chroot", ...this.runOptions(), this.name, "--", ...command], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
