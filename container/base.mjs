@@ -126,10 +126,14 @@ function commit(rootfs, name) {
   }
 }
 
-/** Bases made from other inputs are stale: removed, so the cache holds one. */
+/**
+ * Bases made from other inputs are stale: removed, so the cache holds one. So are the layers cached from
+ * them (untagged images, every one built on an old base): pruned too, in this storage of the test's own.
+ */
 function dropOthers(keep) {
   const listed = buildah(["images", "--format", "{{.Name}}:{{.Tag}}"], { check: false }).stdout.split("\n");
   for (const image of listed) if (image.startsWith(`${BASE_REPOSITORY}:`) && image !== keep) buildah(["rmi", image], { check: false });
+  buildah(["rmi", "--prune"], { check: false });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${await ensureBase()}\n`);
