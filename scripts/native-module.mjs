@@ -52,15 +52,16 @@ function record(module) {
 
 /**
  * Loads the build file in a child of this Node: `{ ok: true }`, or `{ ok: false, abi, reason }` with the
- * NODE_MODULE_VERSION it was built for when that is why it failed.
+ * NODE_MODULE_VERSION it was built for when that is why it failed; `reason` reads after "the build".
  */
 export function probe(file, execPath = process.execPath) {
-  if (!existsSync(file)) return { ok: false, reason: `no build at ${file}` };
+  if (!existsSync(file)) return { ok: false, reason: `is missing (no ${file})` };
   const child = spawnSync(execPath, ["-e", `require(${JSON.stringify(file)})`], { encoding: "utf8" });
   if (child.status === 0) return { ok: true };
   const abi = /NODE_MODULE_VERSION (\d+)\. This version/.exec(child.stderr)?.[1];
-  const reason = abi ? `built for NODE_MODULE_VERSION ${abi}` : child.stderr.trim().split("\n").find((line) => /Error/.test(line)) ?? `exit ${child.status}`;
-  return { ok: false, abi, reason };
+  if (abi) return { ok: false, abi, reason: `is built for NODE_MODULE_VERSION ${abi}` };
+  const line = child.stderr.split("\n").find((l) => /Error/.test(l)) ?? `exit ${child.status}`;
+  return { ok: false, reason: `cannot be loaded (${line.replace(/^\w*Error: /, "").replace(`${file}: `, "")})` };
 }
 
 const keptFile = (module, abi) => join(KEPT, `${module.name}@${module.version}-${process.platform}-${process.arch}-abi${abi}.node`);
@@ -83,7 +84,7 @@ export function ensureNative() {
   const found = probe(module.file);
   if (found.ok) return record(module);
 
-  const was = same ? `was built for Node ${known.node} (NODE_MODULE_VERSION ${known.abi})` : `as installed is ${found.reason}`;
+  const was = same ? `was built for Node ${known.node} (NODE_MODULE_VERSION ${known.abi})` : `as installed ${found.reason}`;
   const cause = !same && found.abi ? " (pnpm's cache of built packages can hold a build made with another Node's headers)" : "";
   const kept = keptFile(module, abi);
   if (existsSync(kept)) {
@@ -98,7 +99,7 @@ export function ensureNative() {
   const after = probe(module.file);
   if (rebuild.status !== 0 || !after.ok) {
     const output = `${rebuild.stdout ?? ""}${rebuild.stderr ?? ""}`.trim().split("\n").slice(-30).join("\n");
-    say(`${output}\n--- rebuilding ${module.name} for Node ${process.version} (${abi}) failed (pnpm exit ${rebuild.status}${after.ok ? "" : `; the build is ${after.reason}`})`);
+    say(`${output}\n--- rebuilding ${module.name} for Node ${process.version} (${abi}) failed (pnpm exit ${rebuild.status}${after.ok ? "" : `; the build ${after.reason}`})`);
     process.exit(1);
   }
   mkdirSync(KEPT, { recursive: true });

@@ -32,10 +32,13 @@ export function configuredNodedir(env = process.env) {
 /**
  * The nodedir that native builds for the Node at `execPath` (of ABI `abi`) must use, and why: the
  * configured one when its headers are of that ABI, else that Node's own; `nodedir` undefined when neither
- * is set nor shipped (node-gyp then fetches the headers itself). Throws, with the reason, when the
+ * is set nor shipped (node-gyp then fetches the headers itself). `configured` (default: configuredNodedir())
+ * undefined means none is set. Throws, with the reason, when the
  * configured nodedir is of another ABI and that Node ships no headers of its own.
  */
-export function nodedirFor({ execPath = process.execPath, abi = process.versions.modules, version = process.version, configured = configuredNodedir() } = {}) {
+export function nodedirFor(options = {}) {
+  const { execPath = process.execPath, abi = process.versions.modules, version = process.version } = options;
+  const configured = "configured" in options ? options.configured : configuredNodedir();
   const own = ownNodedir(execPath, abi);
   if (configured) {
     const found = headersAbi(configured);
