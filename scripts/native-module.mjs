@@ -34,7 +34,7 @@ export function locate(root = ROOT) {
 function fingerprint(file) {
   if (!existsSync(file)) return undefined;
   const { size, mtimeMs, ino } = statSync(file);
-  return { size, mtimeMs, ino };
+  return { size, mtimeMs: Math.round(mtimeMs), ino };
 }
 
 function recorded(name) {
