@@ -1,40 +1,64 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { nodedirFor } from "../scripts/node-headers.mjs";
 import { hoverer } from "./hover.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-const PACKAGES = ["core", "sdk", "cli", "server"];
+const VERSION = "0.1.0"; // packages/*/package.json, one version for the four
 let dir: string;
 let app: string;
+let sdkOnly: string;
 let tarballs: string[];
 
-const run = (command: string, args: string[], cwd = app) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+// npm, its native build of better-sqlite3 and the installed commands run on the Node that runs this test,
+// with its headers: the nodedir of the machine (~/.npmrc) may be another Node's, whose build this Node refuses.
+const { nodedir } = nodedirFor();
+const env = { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter), ...(nodedir ? { npm_config_nodedir: nodedir } : {}) };
+const run = (command: string, args: string[], cwd = app, extra: Record<string, string> = {}) =>
+  execFileSync(command, args, { cwd, encoding: "utf8", env: { ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
 const bin = (name: string) => join(app, "node_modules", ".bin", name);
+const tarball = (name: string) => tarballs.find((file) => file.endsWith(`/iccid-${name}-${VERSION}.tgz`))!;
+
+/** An empty npm project at `path` with `files` installed into it, as a user outside this repository would. */
+function installInto(path: string, files: string[]): void {
+  mkdirSync(path, { recursive: true });
+  writeFileSync(join(path, "package.json"), JSON.stringify({ name: "scratch", private: true }));
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...files], path);
+}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "iccid-packed-"));
-  for (const name of PACKAGES) run("pnpm", ["pack", "--pack-destination", join(dir, "tgz")], join(ROOT, "packages", name));
-  tarballs = readdirSync(join(dir, "tgz")).map((file) => join(dir, "tgz", file));
+  // The one command of the README: its stdout is the tarballs' paths, one a line.
+  tarballs = run(process.execPath, [join(ROOT, "scripts", "pack.mjs"), "--out", join(dir, "tgz")], ROOT).trim().split("\n");
   app = join(dir, "app");
-  run("mkdir", ["-p", app], dir);
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch", private: true }));
-  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs]);
+  installInto(app, tarballs);
+  sdkOnly = join(dir, "sdk-only");
+  installInto(sdkOnly, [tarball("core"), tarball("sdk")]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the packed packages, installed with npm into an empty project", () => {
-  it("carry versions, not workspace: links, in their dependencies", () => {
-    for (const tarball of tarballs) {
-      const manifest = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"], dir)) as { dependencies?: Record<string, string> };
-      for (const range of Object.values(manifest.dependencies ?? {})) expect(range).not.toMatch(/^workspace:/);
+  it("are the four, at one version, each depending on the others at exactly that version", () => {
+    expect(tarballs.map((file) => file.slice(file.lastIndexOf("/") + 1))).toEqual(["core", "sdk", "cli", "server"].map((name) => `iccid-${name}-${VERSION}.tgz`));
+    const ranges: Record<string, string> = {};
+    for (const file of tarballs) {
+      const manifest = JSON.parse(run("tar", ["-xzOf", file, "package/package.json"], dir)) as { version: string; dependencies?: Record<string, string> };
+      expect(manifest.version).toBe(VERSION);
+      for (const [name, range] of Object.entries(manifest.dependencies ?? {})) if (name.startsWith("@iccid/")) ranges[`${file.slice(file.lastIndexOf("/") + 1)} ${name}`] = range;
     }
+    expect(ranges).toEqual({
+      [`iccid-sdk-${VERSION}.tgz @iccid/core`]: VERSION,
+      [`iccid-cli-${VERSION}.tgz @iccid/core`]: VERSION,
+      [`iccid-cli-${VERSION}.tgz @iccid/sdk`]: VERSION,
+      [`iccid-server-${VERSION}.tgz @iccid/core`]: VERSION,
+    });
   });
 
   it("each carries the MIT licence and a README", () => {
@@ -100,31 +124,56 @@ export async function show(client: IccidClient): Promise<void> {
     expect(run(bin("iccid"), ["--version"]).trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it("iccid-server start serves, and iccid looks up through it", async () => {
-    const server = spawn(bin("iccid-server"), ["start", "--port", "0", "--db", join(app, "data", "iccid.db")], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
+  describe("iccid-server start, from the install", () => {
+    let server: ChildProcess;
+    let url: string;
+    let key: string;
     let err = "";
-    server.stdout.on("data", (d) => (out += d));
-    server.stderr.on("data", (d) => (err += d));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        server.stdout.on("data", () => {
+    beforeAll(async () => {
+      server = spawn(bin("iccid-server"), ["start", "--port", "0", "--db", join(app, "data", "iccid.db")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      server.stderr!.on("data", (d) => (err += d));
+      url = await new Promise<string>((resolve, reject) => {
+        server.stdout!.on("data", (d) => {
+          out += d;
           const m = /"url":"(http:[^"]+)"/.exec(out);
           if (m) resolve(m[1]!);
         });
         server.on("exit", () => reject(new Error(`iccid-server exited: ${err}`)));
       });
-      const health = await fetch(`${url}/healthz`);
-      expect(health.status).toBe(200);
       // The credentials go to stderr, which may trail stdout's "listening" line: wait for them, not for a time.
-      while (!/API key: +iccid_\S+\n/.test(err)) await once(server.stderr, "data");
-      const key = /API key: +(iccid_\S+)/.exec(err)![1]!;
-      const lookup = execFileSync(bin("iccid"), ["lookup", "89441000000000000018", "--json"], { cwd: app, encoding: "utf8", env: { ...process.env, ICCID_API_KEY: key, ICCID_BASE_URL: url } });
+      while (!/API key: +iccid_\S+\n/.test(err)) await once(server.stderr!, "data");
+      key = /API key: +(iccid_\S+)/.exec(err)![1]!;
+    });
+    afterAll(async () => {
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill("SIGKILL");
+        await once(server, "exit");
+      }
+    });
+
+    it("serves", async () => {
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    });
+
+    it("iccid looks up through it", () => {
+      const lookup = run(bin("iccid"), ["lookup", "89441000000000000018", "--json"], app, { ICCID_API_KEY: key, ICCID_BASE_URL: url });
       expect(JSON.parse(lookup)).toMatchObject({ iccid: "89441000000000000018", valid: true });
-    } finally {
+    });
+
+    it("the SDK, installed beside its core alone, looks up through it from an ES module and from CommonJS", () => {
+      const call = "new IccidClient({ maxRetries: 0 }).iccid.lookup('8944 1000 0000 0000 0018').then((r) => console.log(r.iccid, r.valid, r.country.iso2))";
+      writeFileSync(join(sdkOnly, "lookup.mjs"), `import { IccidClient } from "@iccid/sdk";\n${call};\n`);
+      writeFileSync(join(sdkOnly, "lookup.cjs"), `const { IccidClient } = require("@iccid/sdk");\n${call};\n`);
+      const keyed = { ICCID_API_KEY: key, ICCID_BASE_URL: url };
+      expect(run("node", ["lookup.mjs"], sdkOnly, keyed)).toBe("89441000000000000018 true GB\n");
+      expect(run("node", ["lookup.cjs"], sdkOnly, keyed)).toBe("89441000000000000018 true GB\n");
+    });
+
+    it("stops on SIGTERM with status 0", async () => {
       server.kill("SIGTERM");
-      if (server.exitCode === null) await once(server, "exit");
-    }
-    expect(server.exitCode).toBe(0);
+      const [code] = await once(server, "exit");
+      expect(code).toBe(0);
+    });
   });
 });

@@ -1,8 +1,9 @@
 // `npm test` / `pnpm test` (and CI through .ci/run): from a fresh clone with only Node and npm, fetch
 // pnpm if needed, install, make sure Chromium is there for the browser test (installing it with apt-get
 // where we may), find PostgreSQL and Redis on their default local ports, build, type-check and run every
-// suite the machine can run. Extra arguments go to vitest (`npm test -- --project cli`). What it could not
-// run it says, with the reason, before and after the run.
+// suite the machine can run, then the Node-dependent suites again on Node 22 and 24 (node-matrix.mjs). Extra
+// arguments go to vitest (`npm test -- --project cli`) and leave the matrix out. What it could not run it
+// says, with the reason, before and after the run.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,9 +13,12 @@ import { join } from "node:path";
 import { describeSelection, projectNames, selectionLines } from "./test-selection.mjs";
 import { BROWSER_TESTS } from "../packages/server/test/e2e/browser-tests.mjs";
 import { PGBOUNCER, PGBOUNCER_TEST } from "../packages/server/test-support/pgbouncer-paths.mjs";
+import { ensureNative } from "./native-module.mjs";
+import { matrixMajors, MATRIX_PROJECTS, runMatrix } from "./node-matrix.mjs";
 import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
 
 const skipped = [];
+const matrixRan = []; // the Node versions the matrix ran on
 
 /**
  * Makes sure a system binary a test drives is at `path`, installing `pkg` with apt-get where we may (root,
@@ -110,7 +114,7 @@ async function redis() {
 function reportSkipped(selection) {
   if (selection) for (const line of selectionLines(selection)) say(line);
   if (skipped.length === 0) {
-    if (!selection || selection.everything) say("--- every suite ran (browser test, PostgreSQL + Redis suites included)");
+    if (!selection || selection.everything) say(`--- every suite ran (browser test, PostgreSQL + Redis suites${matrixRan.length ? `, ${MATRIX_PROJECTS.join(", ")} on Node ${matrixRan.join(" and ")}` : ""} included)`);
     return;
   }
   say("--- NOT RUN on this machine:");
@@ -119,6 +123,7 @@ function reportSkipped(selection) {
 
 ensurePnpm();
 ensureInstalled();
+ensureNative();
 chromium();
 tmpfs();
 const [pg, rd] = await Promise.all([postgres(), redis()]);
@@ -135,10 +140,19 @@ ensureBuilt();
 say("--- typecheck");
 if (run("pnpm", ["-s", "typecheck"]) !== 0) process.exit(1);
 say("--- vitest");
-const vitest = spawn("pnpm", ["exec", "vitest", "run", ...process.argv.slice(2)], { cwd: ROOT, env: childEnv({ ICCID_SKIP_BUILD: "1" }), stdio: "inherit" });
-const status = await relay(vitest);
+const args = process.argv.slice(2);
+const vitest = spawn("pnpm", ["exec", "vitest", "run", ...args], { cwd: ROOT, env: childEnv({ ICCID_SKIP_BUILD: "1" }), stdio: "inherit" });
+let status = await relay(vitest);
+// The Node matrix, for the whole suite only: a run narrowed by arguments is about those tests.
+const majors = args.length === 0 ? matrixMajors() : [];
+const matrix = await runMatrix(majors);
+for (const entry of matrix.filter((e) => e.reason)) skipped.push(`${MATRIX_PROJECTS.join(", ")} on Node ${entry.major}: ${entry.reason}`);
+if (matrix.some((entry) => entry.status !== undefined && entry.status !== 0)) status ||= 1;
 const postgresRan = Boolean(process.env.ICCID_TEST_POSTGRES_URL && process.env.ICCID_TEST_REDIS_URL);
-reportSkipped(describeSelection(process.argv.slice(2), projectNames(ROOT, { postgres: postgresRan })));
+matrixRan.push(...matrix.filter((e) => e.version).map((e) => e.version));
+for (const entry of matrix.filter((e) => e.version)) say(`--- on Node ${entry.version}: ${MATRIX_PROJECTS.join(", ")} ${entry.status === 0 ? "passed" : "FAILED"} (${entry.seconds} s)`);
+if (args.length === 0 && majors.length === 0) skipped.push(`the Node matrix (${MATRIX_PROJECTS.join(", ")} on other Nodes): ICCID_NODE_MATRIX names no Node but this one`);
+reportSkipped(describeSelection(args, projectNames(ROOT, { postgres: postgresRan })));
 // CI insists on every suite: a green run that skipped one would hide it.
 if (status === 0 && skipped.length > 0 && process.env.ICCID_REQUIRE_ALL === "1") {
   say("--- failing: ICCID_REQUIRE_ALL=1 and some suites did not run (above)");

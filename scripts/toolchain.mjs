@@ -1,11 +1,12 @@
 // What `npm start`, `npm test` and bin/* share: find or fetch pnpm, install when the lockfile or a
-// manifest changed, build the packages whose sources are newer than their dist/. Only Node built-ins here:
-// this runs before anything is installed.
+// manifest changed (compiling native modules against this Node's headers), build the packages whose
+// sources are newer than their dist/. Only Node built-ins here: this runs before anything is installed.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { constants } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { configuredNodedir, nodedirFor } from "./node-headers.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TOOLS = join(ROOT, ".tools");
@@ -15,12 +16,54 @@ export function say(line) {
   process.stderr.write(`${line}\n`);
 }
 
-/** npm's run-script variables (npm_config_*) would reconfigure pnpm; children get a clean copy. */
+/**
+ * What npm's run-script sets about itself (its command, the package and lifecycle, its own paths, version
+ * and user agent): none of it is a setting of the user's, and it would tell pnpm it is npm. Every other
+ * npm_config_* (the user's own, from the environment or an .npmrc, as npm passes them on) reaches pnpm.
+ */
+const NPM_OWN = /^npm_(command|execpath|node_execpath|lifecycle_|package_|config_(user_agent|npm_version|node_gyp|local_prefix|global_prefix|prefix|globalconfig|init_module)$)/i;
+
+/** The first `node` on `path`, resolved, or undefined. */
+function nodeOnPath(path) {
+  for (const dir of (path ?? "").split(delimiter)) {
+    const file = join(dir || ".", process.platform === "win32" ? "node.exe" : "node");
+    if (existsSync(file)) return realpathSync(file);
+  }
+  return undefined;
+}
+
+/**
+ * The environment for our children: npm's own variables dropped, .tools/ first on the PATH, and this
+ * Node's folder before the rest when the PATH would find another `node`: pnpm, npm, node-gyp and the tests
+ * run on the Node that runs us (`/opt/node-22/bin/node scripts/test.mjs` tests Node 22).
+ */
 export function childEnv(extra = {}) {
   const env = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("npm_")) env[name] = value;
-  env.PATH = [join(TOOLS, "node_modules", ".bin"), env.PATH].join(delimiter);
+  for (const [name, value] of Object.entries(process.env)) if (!NPM_OWN.test(name)) env[name] = value;
+  const own = nodeOnPath(env.PATH) === realpathSync(process.execPath) ? [] : [dirname(process.execPath)];
+  env.PATH = [join(TOOLS, "node_modules", ".bin"), ...own, env.PATH].join(delimiter);
   return { ...env, ...extra };
+}
+
+let nodedir;
+
+/**
+ * childEnv with npm_config_nodedir set to headers of this Node's ABI (node-headers.mjs), for an install or
+ * rebuild that may compile better-sqlite3; said once when the configured nodedir is not used. Exits with
+ * the reason when no such headers can be found.
+ */
+export function buildEnv() {
+  if (nodedir === undefined) {
+    try {
+      const chosen = nodedirFor({ configured: configuredNodedir(childEnv()) });
+      if (chosen.note) say(`--- ${chosen.note}`);
+      nodedir = chosen.nodedir ?? "";
+    } catch (error) {
+      say(`--- cannot build native modules: ${error.message}`);
+      process.exit(1);
+    }
+  }
+  return nodedir ? childEnv({ npm_config_nodedir: nodedir }) : childEnv();
 }
 
 export function run(command, args, { env = childEnv(), quiet = false, cwd = ROOT } = {}) {
@@ -55,10 +98,10 @@ export function ensurePnpm() {
 }
 
 /** Runs pnpm, found or fetched first, after saying `line`; exits with its status when it fails. */
-function pnpm(line, args) {
+function pnpm(line, args, options) {
   ensurePnpm();
   say(line);
-  must("pnpm", args);
+  must("pnpm", args, options);
 }
 
 function mtime(path) {
@@ -84,7 +127,7 @@ export function ensureInstalled() {
   const manifests = [join(ROOT, "pnpm-lock.yaml"), join(ROOT, "package.json"), ...PACKAGES.map((p) => join(ROOT, "packages", p, "package.json"))];
   const installed = mtime(join(ROOT, "node_modules", ".modules.yaml"));
   if (!process.env.CI && installed && manifests.every((file) => mtime(file) <= installed)) return;
-  pnpm("--- pnpm install --frozen-lockfile", ["install", "--frozen-lockfile"]);
+  pnpm("--- pnpm install --frozen-lockfile", ["install", "--frozen-lockfile"], { env: buildEnv() });
 }
 
 /** Builds each package whose src/ (or web/, tsconfig, manifest) is newer than its dist/; the rest stay as they are. */

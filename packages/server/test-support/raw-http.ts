@@ -15,15 +15,17 @@ export function rawJsonPost(path: string, apiKey: string, body: string, headers:
 
 /**
  * A connection to the server at `url` that writes `bytes` and never reads (until `socket.resume()`);
- * `ended` resolves with every byte it received once it has ended, on a reset or a close.
+ * `ended` resolves with every byte it received once it has ended, on a reset or a close. It waits for
+ * `close` itself, not with events.once: once() rejects on an `error` first, and a reset emits `error`
+ * before `close` (Node 24 does so for a reset socket that Node 20 closed without one).
  */
 export async function neverReading(url: string, bytes: string): Promise<{ socket: Socket; ended: Promise<Buffer> }> {
   const socket = createConnection({ port: Number(new URL(url).port), host: "127.0.0.1" });
   socket.pause();
   const received: Buffer[] = [];
   socket.on("data", (d: Buffer) => received.push(d));
-  socket.on("error", () => {}); // a reset, by the server or the test itself
-  const ended = once(socket, "close").then(() => Buffer.concat(received));
+  socket.on("error", () => {}); // a reset, by the server or the test itself: the end `ended` waits for
+  const ended = new Promise<Buffer>((resolve) => socket.once("close", () => resolve(Buffer.concat(received))));
   await once(socket, "connect");
   socket.write(bytes);
   return { socket, ended };

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SERVER_BIN } from "../test-support/index.js";
+import { FIXED_YOUNG_GENERATION } from "../test-support/young-generation.js";
 
 // `iccid-server audit` over a long trail (220,000 events, a heavy install's year) on a SQLite file:
 // written as it is read, so its memory stays flat however long the trail, into a file and as JSON: the
@@ -37,7 +38,7 @@ function audit(args: string[]): { status: number | null; mib: number; out: strin
   const path = join(dir, "out.txt");
   const fd = openSync(path, "w");
   try {
-    const r = spawnSync(process.execPath, ["--require", MAX_RSS, SERVER_BIN, "audit", "--db", db, ...args], { stdio: ["ignore", fd, "pipe"], encoding: "utf8" });
+    const r = spawnSync(process.execPath, [FIXED_YOUNG_GENERATION, "--require", MAX_RSS, SERVER_BIN, "audit", "--db", db, ...args], { stdio: ["ignore", fd, "pipe"], encoding: "utf8" });
     const kib = Number(/max-rss-kib (\d+)/.exec(r.stderr)?.[1]);
     return { status: r.status, mib: kib / 1024, out: readFileSync(path, "utf8") };
   } finally {

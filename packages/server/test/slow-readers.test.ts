@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killServerProcesses, neverReading, ownerCredentials, rawJsonPost, splitResponses, startServerProcess, type ServerProcess } from "../test-support/index.js";
+import { boundedMemoryNodeOptions } from "../test-support/young-generation.js";
 import { eventually } from "./eventually.js";
 import { call } from "./http.js";
 
@@ -52,7 +53,10 @@ function metric(text: string, name: string): number | undefined {
 
 describe("clients that never read", () => {
   it("hold one answer each: the next requests wait unread, the connection is reset after the send timeout, and past the limit new work gets 503", async () => {
-    const server = await startServerProcess(join(dir, "pipelined.db"), { args: ["--send-timeout", "3", "--unsent-limit", "1", "--metrics-port", "0"] });
+    const server = await startServerProcess(join(dir, "pipelined.db"), {
+      args: ["--send-timeout", "3", "--unsent-limit", "1", "--metrics-port", "0"],
+      env: { NODE_OPTIONS: boundedMemoryNodeOptions() },
+    });
     const unsentLimit = 1024 * 1024; // --unsent-limit is in MiB
     const scrape = /"metrics":"(http:[^"]+)"/.exec(server.stdout())![1]!;
     const { key } = await ownerCredentials(server);
