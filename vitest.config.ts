@@ -11,6 +11,8 @@ const projects: TestProjectConfiguration[] = [
   "packages/*/vitest.config.ts",
   "hardening/vitest.config.ts",
   "packaging/vitest.config.ts",
+  // The container image: built with buildah and run (container/image.test.ts), and its compose files' variables.
+  "container/vitest.config.ts",
   // The repository's own scripts (scripts/*.mjs) that have tests.
   { test: { name: "scripts", root: "./scripts", include: ["*.test.mjs"], globalSetup: ["../vitest.build-setup.ts"] } },
 ];

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describeSelection, projectNames, selectionLines } from "./test-selection.mjs";
 import { BROWSER_TESTS } from "../packages/server/test/e2e/browser-tests.mjs";
 import { PGBOUNCER, PGBOUNCER_TEST } from "../packages/server/test-support/pgbouncer-paths.mjs";
+import { BUILDAH, CONTAINER_TEST, DEBOOTSTRAP } from "../container/paths.mjs";
 import { ensureNative } from "./native-module.mjs";
 import { matrixMajors, MATRIX_PROJECTS, runMatrix } from "./node-matrix.mjs";
 import { childEnv, ensureBuilt, ensureInstalled, ensurePnpm, relay, ROOT, run, say } from "./toolchain.mjs";
@@ -55,6 +56,17 @@ function pgbouncer() {
   if (found === true) return;
   skipped.push(`the PgBouncer test (server-postgres: ${PGBOUNCER_TEST}): no pgbouncer at ${path} and ${found}; install pgbouncer or set ICCID_PGBOUNCER`);
   process.env.ICCID_SKIP_PGBOUNCER = "1";
+}
+
+/** buildah and debootstrap, for the container image's test (container: image.test.ts). */
+function containerTools() {
+  for (const [path, pkg] of [[BUILDAH, "buildah"], [DEBOOTSTRAP, "debootstrap"]]) {
+    const found = systemBinary(path, pkg, "for the container image's test");
+    if (found === true) continue;
+    skipped.push(`the container image test (container: ${CONTAINER_TEST}): no ${pkg} at ${path} and ${found}; install buildah and debootstrap or set ICCID_BUILDAH / ICCID_DEBOOTSTRAP`);
+    process.env.ICCID_SKIP_CONTAINER = "1";
+    return;
+  }
 }
 
 /** The disk-full fault test mounts a small tmpfs: root with the right to mount (CI has it). */
@@ -126,6 +138,7 @@ ensureInstalled();
 ensureNative();
 chromium();
 tmpfs();
+containerTools();
 const [pg, rd] = await Promise.all([postgres(), redis()]);
 if (pg === true && rd === true) pgbouncer();
 if (pg !== true || rd !== true) {
