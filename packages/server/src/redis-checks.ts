@@ -54,9 +54,13 @@ export async function checkRedis(target: RedisTarget, timeoutMs = 3_000): Promis
   return { answering: false, reason };
 }
 
-/** A connection of the start's own to `url` that tries once. */
+/**
+ * A connection of the start's own to `url` that tries once. Its commands wait for the ready check (the
+ * offline queue), so a peer that answers something other than Redis fails them with the parser's error
+ * rather than racing the connection's close.
+ */
 function probeOf(url: string, timeoutMs: number): Redis {
-  return new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, commandTimeout: timeoutMs });
+  return new Redis(url, { lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs, commandTimeout: timeoutMs });
 }
 
 /**

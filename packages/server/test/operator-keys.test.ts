@@ -30,6 +30,7 @@ beforeAll(async () => {
   } else {
     db = join(dir, "iccid.db");
   }
+  expect(run(["migrate"]).status).toBe(0);
   expect(run(["account", "create", "--email", "keys@example.test", "--password-stdin"], "long-enough-password\n").status).toBe(0);
   servers = [await startServerProcess(db)];
   if (database) servers.push(await startServerProcess(db));

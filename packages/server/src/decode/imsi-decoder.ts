@@ -1,6 +1,6 @@
 import { parseImsi, type Country, type ImsiAnswer, type ImsiErrorCode, type ImsiNetwork, type LookupResult } from "@iccid/core";
 import { countryObject } from "./country-names.js";
-import { mncLength, networkCountry, tableOf, type MccHome } from "./network-country.js";
+import { byMccMnc, homeCountries, mccHomes, mncLength, networkCountry } from "./network-country.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { csvRecords, readDataFile, type CsvFile } from "./registry/csv.js";
 import type { Network } from "./registry/network-codes.js";
@@ -39,32 +39,14 @@ function countryOf(iso2: string): Country | null {
   return iso2.length === 2 ? countryObject(iso2) : null;
 }
 
-/** The value that occurs most often, or null when two share the top count or there is none. */
-function mostCommon(values: readonly string[]): string | null {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
-  return ranked[0] && ranked[0][1] !== ranked[1]?.[1] ? ranked[0][0] : null;
-}
-
 /**
  * The MCCs of the network list. Where the list names one MCC-MNC several times, the operating network
  * names it, and its country is the one its listings give (network-country.ts).
  */
 function mccNetworks(networks: readonly Network[]): Map<string, MccNetworks> {
-  const rows = new Map<string, Map<string, Network[]>>();
-  for (const network of networks) {
-    const byMnc = rows.get(network.mcc) ?? rows.set(network.mcc, new Map()).get(network.mcc)!;
-    (byMnc.get(network.mnc) ?? byMnc.set(network.mnc, []).get(network.mnc)!).push(network);
-  }
-  const homes = new Map<string, MccHome>();
-  for (const [mcc, byMnc] of rows) {
-    const all = [...byMnc.values()].flat();
-    // Each code counts once per country it is listed in, however many tables list it there.
-    const countries = [...byMnc.values()].flatMap((same) => [...new Set(same.map((network) => network.iso2))]);
-    homes.set(mcc, { table: mostCommon(all.map(tableOf)), country: mostCommon(countries) });
-  }
-  const mccCountries = new Set([...homes.values()].flatMap((home) => (home.country === null ? [] : [home.country])));
+  const rows = byMccMnc(networks);
+  const homes = mccHomes(rows);
+  const mccCountries = homeCountries(homes);
   const mccs = new Map<string, MccNetworks>();
   for (const [mcc, byMnc] of rows) {
     const home = homes.get(mcc)!;

@@ -42,3 +42,38 @@ export function mncLength(networks: readonly Network[]): 2 | 3 | null {
   const length = lengths.size === 1 ? [...lengths][0] : undefined;
   return length === 2 || length === 3 ? length : null;
 }
+
+/** The network list's rows by MCC, then by MNC (a code listed in several tables has a row per table). */
+export function byMccMnc(networks: readonly Network[]): Map<string, Map<string, Network[]>> {
+  const rows = new Map<string, Map<string, Network[]>>();
+  for (const network of networks) {
+    const byMnc = rows.get(network.mcc) ?? rows.set(network.mcc, new Map()).get(network.mcc)!;
+    (byMnc.get(network.mnc) ?? byMnc.set(network.mnc, []).get(network.mnc)!).push(network);
+  }
+  return rows;
+}
+
+/** The value that occurs most often, or null when two share the top count or there is none. */
+function mostCommon(values: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  return ranked[0] && ranked[0][1] !== ranked[1]?.[1] ? ranked[0][0] : null;
+}
+
+/** Each MCC's home: the table most of its rows come from, and the country most of its codes are listed in. */
+export function mccHomes(rows: ReadonlyMap<string, ReadonlyMap<string, readonly Network[]>>): Map<string, MccHome> {
+  const homes = new Map<string, MccHome>();
+  for (const [mcc, byMnc] of rows) {
+    const all = [...byMnc.values()].flat();
+    // Each code counts once per country it is listed in, however many tables list it there.
+    const countries = [...byMnc.values()].flatMap((same) => [...new Set(same.map((network) => network.iso2))]);
+    homes.set(mcc, { table: mostCommon(all.map(tableOf)), country: mostCommon(countries) });
+  }
+  return homes;
+}
+
+/** The countries that are some MCC's home: a territory among them has codes of its own. */
+export const homeCountries = (homes: ReadonlyMap<string, MccHome>): Set<string> =>
+  new Set([...homes.values()].flatMap((home) => (home.country === null ? [] : [home.country])));
+

@@ -49,7 +49,7 @@ it("moves a SQLite database to PostgreSQL with export and import", async () => {
 
   const target = `${PG}${PG.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema.name}`)}`;
   const imported = run(["import", dump, "--db", target]);
-  expect(imported.stderr).toMatch(/^imported [\d,]+ rows\n$/);
+  expect(imported.stderr).toMatch(/^migrated the database at postgres:\S+ from schema version 0 to \d+\nimported [\d,]+ rows\n$/);
   expect(imported.status).toBe(0);
   expect(run(["import", dump, "--db", target]).stderr).toMatch(/already has accounts/);
 

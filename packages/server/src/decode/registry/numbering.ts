@@ -1,6 +1,8 @@
 import { csvRecords, RegistryDataError, type CsvFile } from "./csv.js";
 import type { RegistryEntry } from "./entry.js";
 import { sameIssuer } from "./names.js";
+import type { CallingCodeTable } from "../calling-codes.js";
+import { byMccMnc, homeCountries, mccHomes, networkCountry } from "../network-country.js";
 import type { Network } from "./network-codes.js";
 
 /**
@@ -59,14 +61,35 @@ function byCountry(networks: Network[]): Map<string, Network[]> {
   return countries;
 }
 
-function ruleEntry(prefix: string, network: Network, rule: NumberingRule): RegistryEntry {
+/** The country a rule's issuer answers, for its network. */
+type Locate = (network: Network, rule: NumberingRule) => string;
+
+/**
+ * The network's own country where its calling code is not the card's and its MCC's table does not cover
+ * it (Jawwal 425-05 under Israel's 972 is Palestine's, Norfolk Telecom 505-10 under Australia's 61 is
+ * Norfolk Island's), else the rule's (Orange 340-01 under Martinique's 596 stays Martinique's, whatever
+ * other territory of 340's table also lists it).
+ */
+function locator(networks: readonly Network[], codes: CallingCodeTable): Locate {
+  const rows = byMccMnc(networks);
+  const homes = mccHomes(rows);
+  const mccCountries = homeCountries(homes);
+  return (network, rule) => {
+    const home = homes.get(network.mcc)!;
+    const own = networkCountry(rows.get(network.mcc)!.get(network.mnc)!, home, mccCountries);
+    const covered = home.table?.split("/").includes(own) ?? false;
+    return /^[A-Z]{2}$/.test(own) && !covered && !codes.countries(rule.callingCode).includes(own) ? own : rule.country;
+  };
+}
+
+function ruleEntry(prefix: string, network: Network, rule: NumberingRule, locate: Locate): RegistryEntry {
   return {
     prefix,
     name: network.name,
     registeredName: network.operator,
     origin: "numbering-rule",
     confidence: "inferred",
-    iso2: rule.country,
+    iso2: locate(network, rule),
     countryName: null,
     mcc: network.mcc,
     mnc: network.mnc,
@@ -113,14 +136,15 @@ function usNetworks(networks: readonly Network[]): Map<string, Network> {
  * gives a prefix twice (a country with two MCCs), the live network wins over one no longer operating and
  * two names of one issuer are one entry; two live issuers stay two entries, for the merge to reject.
  */
-export function numberingEntries(rules: NumberingRule[], networks: Network[]): RegistryEntry[] {
+export function numberingEntries(rules: NumberingRule[], networks: Network[], codes: CallingCodeTable): RegistryEntry[] {
   const entries: RegistryEntry[] = [];
   const countries = byCountry(networks);
+  const located = locator(networks, codes);
   for (const rule of rules) {
     const own = countries.get(rule.country) ?? [];
     if (rule.scheme === "itu") continue;
     if (rule.scheme === "us-network-code") {
-      for (const [code, network] of usNetworks(own)) entries.push(ruleEntry(`8901${code}`, network, rule));
+      for (const [code, network] of usNetworks(own)) entries.push(ruleEntry(`8901${code}`, network, rule, located));
       continue;
     }
     const networks = rule.scheme === "us-mcc-mnc" ? own.filter(isUsMccNetwork) : own;
@@ -132,7 +156,7 @@ export function numberingEntries(rules: NumberingRule[], networks: Network[]): R
       if (!first || (first.operational === network.operational && !sameIssuer(first.name, network.name))) list.push(network);
       byPrefix.set(prefix, list);
     }
-    for (const [prefix, list] of byPrefix) for (const network of list) entries.push(ruleEntry(prefix, network, rule));
+    for (const [prefix, list] of byPrefix) for (const network of list) entries.push(ruleEntry(prefix, network, rule, located));
   }
   return entries;
 }

@@ -59,7 +59,7 @@ export function buildRegistry(dir: URL = REGISTRY_DIR): Registry {
   const codes = callingCodeTable();
   const numbering = readNumbering(numberingFile);
   const networks = readNetworks(networkFile);
-  const rules = numberingEntries(numbering, networks);
+  const rules = numberingEntries(numbering, networks, codes);
   const itu = ituEntries(ituFile).map((entry) => withIso2(entry, codes));
   const { entries, conflicts } = mergeRegistry(itu, rules, readCurated(curatedFile));
   if (conflicts.length > 0) throw new RegistryConflictError(conflicts);
