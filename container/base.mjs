@@ -81,7 +81,9 @@ export async function ensureBase(log = (line) => process.stderr.write(`${line}\n
   const work = mkdtempSync(join(BUILDAH_CACHE, "base-"));
   try {
     const rootfs = join(work, "rootfs");
-    sh("nice", ["-n", "10", "debootstrap", "--variant=minbase", SUITE, rootfs, inputs.mirror], { stdio: "inherit" });
+    // debootstrap runs chroot, mknod and the like from the sbin folders, which a PATH may leave out.
+    const path = [...new Set([...(process.env.PATH ?? "").split(":").filter(Boolean), "/usr/local/sbin", "/usr/sbin", "/sbin"])].join(":");
+    sh("nice", ["-n", "10", DEBOOTSTRAP, "--variant=minbase", SUITE, rootfs, inputs.mirror], { stdio: "inherit", env: { ...process.env, PATH: path } });
     // debootstrap keeps the .debs it installed and apt's lists: an image has no use for either.
     for (const dir of ["var/cache/apt/archives", "var/lib/apt/lists"]) sh("find", [join(rootfs, dir), "-type", "f", "-delete"]);
     addNode(work, rootfs, inputs);
