@@ -1,6 +1,6 @@
 import { parseImsi, type Country, type ImsiAnswer, type ImsiErrorCode, type ImsiNetwork, type LookupResult } from "@iccid/core";
 import { countryObject } from "./country-names.js";
-import { byMccMnc, homeCountries, mccHomes, mncLength, networkCountry } from "./network-country.js";
+import { mncLength, networkPlaces } from "./network-country.js";
 import { PrefixIndex, type Prefixed } from "./prefix-index.js";
 import { csvRecords, readDataFile, type CsvFile } from "./registry/csv.js";
 import type { Network } from "./registry/network-codes.js";
@@ -44,9 +44,7 @@ function countryOf(iso2: string): Country | null {
  * names it, and its country is the one its listings give (network-country.ts).
  */
 function mccNetworks(networks: readonly Network[]): Map<string, MccNetworks> {
-  const rows = byMccMnc(networks);
-  const homes = mccHomes(rows);
-  const mccCountries = homeCountries(homes);
+  const { rows, homes, countries } = networkPlaces(networks);
   const mccs = new Map<string, MccNetworks>();
   for (const [mcc, byMnc] of rows) {
     const home = homes.get(mcc)!;
@@ -54,7 +52,7 @@ function mccNetworks(networks: readonly Network[]): Map<string, MccNetworks> {
     for (const [mnc, same] of byMnc) {
       const network = same.find((n) => n.operational && n.name !== "") ?? same.find((n) => n.name !== "");
       const answer = network ? Object.freeze({ name: network.name, operator: network.operator }) : null;
-      named.set(mnc, { network: answer, country: countryOf(networkCountry(same, home, mccCountries)) });
+      named.set(mnc, { network: answer, country: countryOf(countries.get(`${mcc}-${mnc}`)!) });
     }
     const all = [...byMnc.values()].flat();
     mccs.set(mcc, { byMnc: named, mncLength: mncLength(all), country: home.country === null ? null : countryOf(home.country) });

@@ -29,7 +29,7 @@ export function issuerAnswer(entry: RegistryEntry, codes: CallingCodeTable): Iss
   const digitsCountries = digitsCode ? codes.countries(digitsCode) : [];
   const international = digitsCode !== null && digitsCountries.length === 0;
   // An ITU registration, and a numbering rule's 89 + calling code + MNC (Jawwal, Palestine's, under 972), carry their code.
-  const carriesCode = entry.origin === "itu-e118" || (entry.origin === "numbering-rule" && !entry.prefix.startsWith(`89${entry.mcc}`));
+  const carriesCode = entry.origin === "itu-e118" || (entry.origin === "numbering-rule" && !entry.mccNumbered);
   const ownCode = iso2 && !international && !carriesCode && !digitsCountries.includes(iso2) ? codes.codeOf(iso2) : null;
   const country = iso2 ? countryObject(iso2) : null;
   return {

@@ -44,7 +44,7 @@ export function mncLength(networks: readonly Network[]): 2 | 3 | null {
 }
 
 /** The network list's rows by MCC, then by MNC (a code listed in several tables has a row per table). */
-export function byMccMnc(networks: readonly Network[]): Map<string, Map<string, Network[]>> {
+function byMccMnc(networks: readonly Network[]): Map<string, Map<string, Network[]>> {
   const rows = new Map<string, Map<string, Network[]>>();
   for (const network of networks) {
     const byMnc = rows.get(network.mcc) ?? rows.set(network.mcc, new Map()).get(network.mcc)!;
@@ -62,7 +62,7 @@ function mostCommon(values: readonly string[]): string | null {
 }
 
 /** Each MCC's home: the table most of its rows come from, and the country most of its codes are listed in. */
-export function mccHomes(rows: ReadonlyMap<string, ReadonlyMap<string, readonly Network[]>>): Map<string, MccHome> {
+function mccHomes(rows: ReadonlyMap<string, ReadonlyMap<string, readonly Network[]>>): Map<string, MccHome> {
   const homes = new Map<string, MccHome>();
   for (const [mcc, byMnc] of rows) {
     const all = [...byMnc.values()].flat();
@@ -73,7 +73,22 @@ export function mccHomes(rows: ReadonlyMap<string, ReadonlyMap<string, readonly 
   return homes;
 }
 
-/** The countries that are some MCC's home: a territory among them has codes of its own. */
-export const homeCountries = (homes: ReadonlyMap<string, MccHome>): Set<string> =>
-  new Set([...homes.values()].flatMap((home) => (home.country === null ? [] : [home.country])));
+/** Where the network list's codes are: its rows by MCC and MNC, each MCC's home, and each MCC-MNC's country. */
+export interface NetworkPlaces {
+  rows: Map<string, Map<string, Network[]>>;
+  homes: Map<string, MccHome>;
+  /** networkCountry of each MCC-MNC, keyed "mcc-mnc". */
+  countries: Map<string, string>;
+}
+
+/** Reads the network list's places once, for the IMSI decoder and the numbering rules alike. */
+export function networkPlaces(networks: readonly Network[]): NetworkPlaces {
+  const rows = byMccMnc(networks);
+  const homes = mccHomes(rows);
+  // The countries that are some MCC's home: a territory among them has codes of its own.
+  const mccCountries = new Set([...homes.values()].flatMap((home) => (home.country === null ? [] : [home.country])));
+  const countries = new Map<string, string>();
+  for (const [mcc, byMnc] of rows) for (const [mnc, same] of byMnc) countries.set(`${mcc}-${mnc}`, networkCountry(same, homes.get(mcc)!, mccCountries));
+  return { rows, homes, countries };
+}
 

@@ -17,6 +17,8 @@ export interface RegistryEntry {
   /** The home network the prefix encodes (E.212), when it does. */
   mcc: string | null;
   mnc: string | null;
+  /** The prefix is 89 + MCC + MNC (a numbering rule's: Canada's 89302720…), so its digits carry no calling code. */
+  mccNumbered?: boolean;
   /** Where the row comes from: a source name, edition or address (not sent on the wire). */
   source: string;
 }

@@ -2,7 +2,7 @@ import { csvRecords, RegistryDataError, type CsvFile } from "./csv.js";
 import type { RegistryEntry } from "./entry.js";
 import { sameIssuer } from "./names.js";
 import type { CallingCodeTable } from "../calling-codes.js";
-import { byMccMnc, homeCountries, mccHomes, networkCountry } from "../network-country.js";
+import { networkPlaces } from "../network-country.js";
 import type { Network } from "./network-codes.js";
 
 /**
@@ -71,13 +71,10 @@ type Locate = (network: Network, rule: NumberingRule) => string;
  * other territory of 340's table also lists it).
  */
 function locator(networks: readonly Network[], codes: CallingCodeTable): Locate {
-  const rows = byMccMnc(networks);
-  const homes = mccHomes(rows);
-  const mccCountries = homeCountries(homes);
+  const { homes, countries } = networkPlaces(networks);
   return (network, rule) => {
-    const home = homes.get(network.mcc)!;
-    const own = networkCountry(rows.get(network.mcc)!.get(network.mnc)!, home, mccCountries);
-    const covered = home.table?.split("/").includes(own) ?? false;
+    const own = countries.get(`${network.mcc}-${network.mnc}`)!;
+    const covered = homes.get(network.mcc)!.table?.split("/").includes(own) ?? false;
     return /^[A-Z]{2}$/.test(own) && !covered && !codes.countries(rule.callingCode).includes(own) ? own : rule.country;
   };
 }
@@ -93,6 +90,7 @@ function ruleEntry(prefix: string, network: Network, rule: NumberingRule, locate
     countryName: null,
     mcc: network.mcc,
     mnc: network.mnc,
+    mccNumbered: rule.scheme === "mcc-mnc" || rule.scheme === "us-mcc-mnc",
     source: `${rule.scheme} rule (${rule.source}); network ${network.mcc}-${network.mnc} from ${network.source}`,
   };
 }
